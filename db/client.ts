@@ -1,0 +1,90 @@
+// Opens the studio's database: embedded PGlite in a folder by default, PostgreSQL when a URL is given.
+// Both run the same schema and the same committed migrations.
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { Pool } from "pg";
+import * as schema from "./schema";
+import { acquireLock } from "./lock";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type DbKind = "pglite" | "postgres";
+
+export type Database = {
+  db: Db;
+  kind: DbKind;
+  /** Closes the connection (and releases the data folder's lock); safe to call twice. */
+  close(): Promise<void>;
+};
+
+export type OpenOptions = { databaseUrl?: string; dataDir: string; migrationsDir?: string };
+
+export const defaultMigrationsDir = path.join(process.cwd(), "db", "migrations");
+
+/** Opens the database and brings its schema up to date. */
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  const migrationsFolder = options.migrationsDir ?? defaultMigrationsDir;
+  if (options.databaseUrl) {
+    const pool = new Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = drizzlePg(pool, { schema });
+    try {
+      await migratePg(db, { migrationsFolder });
+    } catch (err) {
+      await pool.end();
+      throw explain(err, "PostgreSQL at DATABASE_URL");
+    }
+    let closed = false;
+    return {
+      db: db as unknown as Db,
+      kind: "postgres",
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        await pool.end();
+      },
+    };
+  }
+
+  const release = acquireLock(options.dataDir);
+  const folder = path.join(options.dataDir, "db");
+  // PGlite creates only the last folder of its path (STACK.md pitfall 2).
+  fs.mkdirSync(folder, { recursive: true });
+  let client: PGlite | undefined;
+  try {
+    client = new PGlite(folder);
+    await client.waitReady;
+    const db = drizzlePglite(client, { schema });
+    await migratePglite(db, { migrationsFolder });
+    let closed = false;
+    const opened = client;
+    return {
+      db: db as unknown as Db,
+      kind: "pglite",
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        try {
+          await opened.close();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (err) {
+    await client?.close().catch(() => undefined);
+    release();
+    throw explain(err, `the embedded database in ${folder}`);
+  }
+}
+
+/** drizzle wraps the driver's error; the cause is the sentence worth showing (pitfall 2). */
+function explain(err: unknown, where: string): Error {
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return new Error(`Could not open ${where}: ${message}`, { cause: err });
+}

@@ -1,0 +1,10 @@
+// Next calls register() once per server start. It is also compiled for the Edge runtime,
+// so the Node-only start-up is loaded behind the runtime check (STACK.md pitfall 4).
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { startStudio } = await import("./server/startup");
+    // Not awaited: pages that need no database serve at once, routes that do wait for it,
+    // and /api/health answers 503 "still starting" until the migrations are done.
+    void startStudio();
+  }
+}

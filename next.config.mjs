@@ -1,0 +1,13 @@
+// Next.js configuration. Edit when a route, a server-only package or the dev origin changes.
+
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  reactStrictMode: true,
+  // PGlite ships WebAssembly and a data bundle it loads from its own folder; pg has optional native parts.
+  serverExternalPackages: ["@electric-sql/pglite", "pg"],
+  // `next dev` serves its internal files only to localhost unless told otherwise (STACK.md pitfall 8).
+  allowedDevOrigins: ["127.0.0.1"],
+  poweredByHeader: false,
+};
+
+export default nextConfig;

@@ -1,0 +1,36 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "./env";
+
+describe("parseEnv", () => {
+  it("defaults to the embedded database, .quiver and ./tools under the working directory", () => {
+    const env = parseEnv({}, "/srv/studio");
+    expect(env.databaseUrl).toBeUndefined();
+    expect(env.dataDir).toBe(path.resolve("/srv/studio/.quiver"));
+    expect(env.toolsDir).toBe(path.resolve("/srv/studio/tools"));
+    expect(env.port).toBe(3000);
+  });
+
+  it("takes QUIVER_DATA_DIR, QUIVER_TOOLS_DIR and PORT", () => {
+    const env = parseEnv({ QUIVER_DATA_DIR: "/var/q", QUIVER_TOOLS_DIR: "my-tools", PORT: "8080" }, "/srv");
+    expect(env.dataDir).toBe("/var/q");
+    expect(env.toolsDir).toBe("/srv/my-tools");
+    expect(env.port).toBe(8080);
+  });
+
+  it("switches to PostgreSQL when DATABASE_URL is a postgres URL", () => {
+    expect(parseEnv({ DATABASE_URL: "postgres://u:p@127.0.0.1/q" }).databaseUrl).toBe("postgres://u:p@127.0.0.1/q");
+  });
+
+  it("treats an empty DATABASE_URL as unset", () => {
+    expect(parseEnv({ DATABASE_URL: "" }).databaseUrl).toBeUndefined();
+  });
+
+  it("refuses a DATABASE_URL that is not PostgreSQL, saying which setting is wrong", () => {
+    expect(() => parseEnv({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL must be a postgres/);
+  });
+
+  it("refuses a port that is not a port", () => {
+    expect(() => parseEnv({ PORT: "70000" })).toThrow(/PORT/);
+  });
+});

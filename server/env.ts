@@ -1,0 +1,69 @@
+// The one reader of process.env: every setting the studio takes, validated once.
+// Edit when Quiver gains a setting; add it to README's table too.
+import path from "node:path";
+import { z } from "zod";
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  // An exported but empty DATABASE_URL means "not set", as most tools read it.
+  DATABASE_URL: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.string().regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// or postgresql:// URL").optional(),
+  ),
+  QUIVER_DATA_DIR: z.string().min(1).default(".quiver"),
+  QUIVER_TOOLS_DIR: z.string().min(1).default("tools"),
+  QUIVER_PYTHON: z.string().min(1).default("python3"),
+});
+
+export type Env = {
+  nodeEnv: "development" | "production" | "test";
+  port: number;
+  databaseUrl: string | undefined;
+  /** Absolute folder of the embedded database, the key file and the tool host's work folders. */
+  dataDir: string;
+  /** Absolute folder of the tool tree. */
+  toolsDir: string;
+  python: string;
+};
+
+export function parseEnv(source: Record<string, string | undefined>, cwd = process.cwd()): Env {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Quiver's configuration is invalid: ${problems.join("; ")}`);
+  }
+  const v = parsed.data;
+  return {
+    nodeEnv: v.NODE_ENV,
+    port: v.PORT,
+    databaseUrl: v.DATABASE_URL,
+    dataDir: path.resolve(cwd, v.QUIVER_DATA_DIR),
+    toolsDir: path.resolve(cwd, v.QUIVER_TOOLS_DIR),
+    python: v.QUIVER_PYTHON,
+  };
+}
+
+let cached: Env | undefined;
+
+/** The studio's configuration, read from the process environment on first use. */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/**
+ * The few variables a child process (the tool host, a shell) may inherit: enough to find programs
+ * and speak UTF-8, and nothing of the studio's (no QUIVER_*, no DATABASE_URL, no keys).
+ */
+export function childBaseEnv(): Record<string, string> {
+  const keep = ["PATH", "LANG", "LC_ALL", "TZ"];
+  const out: Record<string, string> = {};
+  for (const name of keep) {
+    const value = process.env[name];
+    if (value) out[name] = value;
+  }
+  out.PATH ??= "/usr/local/bin:/usr/bin:/bin";
+  out.LANG ??= "C.UTF-8";
+  return out;
+}

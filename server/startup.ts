@@ -1,0 +1,34 @@
+// What the Node server does once when it starts: open and migrate the database, note the start,
+// and close cleanly on SIGTERM/SIGINT (without a clean close PGlite's serial ids jump: pitfall 3).
+import { recordAudit } from "./audit/record";
+import { closeDatabase, startDatabase } from "./db";
+import { env } from "./env";
+
+export async function startStudio(): Promise<void> {
+  installShutdown();
+  try {
+    const { db, kind } = await startDatabase();
+    await recordAudit(db, { actor: "studio", action: "studio.started", detail: { db: kind, pid: process.pid } });
+    console.log(`[quiver] database ready (${kind}); tools from ${env().toolsDir}`);
+  } catch (err) {
+    // Keep serving so /api/health can say what is wrong instead of a bare 500 (pitfall 4).
+    console.error(`[quiver] start-up failed: ${(err as Error).message}`);
+  }
+}
+
+function installShutdown(): void {
+  const flag = globalThis as typeof globalThis & { __quiverShutdown?: boolean };
+  if (flag.__quiverShutdown) return;
+  flag.__quiverShutdown = true;
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[quiver] ${signal}: closing the database`);
+    closeDatabase()
+      .catch((err: Error) => console.error(`[quiver] closing the database failed: ${err.message}`))
+      .finally(() => process.exit(0));
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}

@@ -1,0 +1,38 @@
+// Starting and stopping the built studio: what was stored survives, and the data folder is guarded.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { desc, eq } from "drizzle-orm";
+import { openDatabase } from "@/db/client";
+import { audit } from "@/db/schema";
+import { startStudio } from "./support/studio-process";
+
+test("a restarted studio keeps what it stored, and a clean stop releases the data folder", async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-restart-"));
+  for (let start = 0; start < 2; start++) {
+    const studio = await startStudio({ QUIVER_DATA_DIR: dataDir, DATABASE_URL: "" });
+    expect(await (await fetch(`${studio.url}/api/health`)).json()).toEqual({ ok: true, db: "pglite" });
+    expect(await studio.stop()).toBe(0);
+    expect(fs.existsSync(path.join(dataDir, "quiver.lock"))).toBe(false);
+  }
+  const database = await openDatabase({ dataDir });
+  const starts = await database.db.select().from(audit).where(eq(audit.action, "studio.started")).orderBy(desc(audit.at));
+  await database.close();
+  expect(starts).toHaveLength(2);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test("a second studio on a live data folder refuses to open it and says why", async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-locked-"));
+  const first = await startStudio({ QUIVER_DATA_DIR: dataDir, DATABASE_URL: "" });
+  const second = await startStudio({ QUIVER_DATA_DIR: dataDir, DATABASE_URL: "" });
+  const res = await fetch(`${second.url}/api/health`);
+  expect(res.status).toBe(503);
+  expect(((await res.json()) as { error: string }).error).toMatch(/in use by another Quiver process/);
+  expect(second.output()).toMatch(/in use by another Quiver process/);
+  await second.stop();
+  expect((await (await fetch(`${first.url}/api/health`)).json()).ok).toBe(true);
+  await first.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});

@@ -1,0 +1,16 @@
+// Vitest: unit tests beside the code and integration tests under tests/integration.
+import { defineConfig } from "vitest/config";
+import path from "node:path";
+
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(__dirname) } },
+  test: {
+    include: ["**/*.test.ts"],
+    exclude: ["node_modules/**", ".next/**", "tests/e2e/**"],
+    environment: "node",
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // PGlite and the tool host are heavy to start; two workers suit a 2-core machine.
+    maxWorkers: 2,
+  },
+});
