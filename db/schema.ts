@@ -1,6 +1,6 @@
 // The one Postgres-dialect schema, for PGlite and PostgreSQL alike.
 // Edit a table here, then run `npm run db:generate` and commit the migration it writes.
-import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 /** Every action worth answering "who did what, when" for: starts, logins, secret use, tool actions. */
 export const audit = pgTable(
@@ -17,4 +17,19 @@ export const audit = pgTable(
     detail: jsonb("detail").$type<Record<string, unknown>>().notNull().default({}),
   },
   (t) => [index("audit_at_idx").on(t.at), index("audit_action_idx").on(t.action)],
+);
+
+/** Unsaved editor buffers, one per person and file, so edits survive a reload or a server restart. */
+export const drafts = pgTable(
+  "drafts",
+  {
+    userId: text("user_id").notNull(),
+    /** The file's path in the tree, e.g. "notes.py". */
+    path: text("path").notNull(),
+    source: text("source").notNull(),
+    /** The hash of the saved version the edits started from: a save based on it is refused if the file moved on. */
+    baseHash: text("base_hash").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.path] })],
 );

@@ -3,6 +3,7 @@
 import { recordAudit } from "./audit/record";
 import { closeDatabase, startDatabase } from "./db";
 import { env } from "./env";
+import { closeAll } from "./host";
 
 export async function startStudio(): Promise<void> {
   installShutdown();
@@ -24,8 +25,9 @@ function installShutdown(): void {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    console.log(`[quiver] ${signal}: closing the database`);
-    closeDatabase()
+    console.log(`[quiver] ${signal}: stopping the tool hosts and closing the database`);
+    Promise.allSettled([closeAll()])
+      .then(() => closeDatabase())
       .catch((err: Error) => console.error(`[quiver] closing the database failed: ${err.message}`))
       .finally(() => process.exit(0));
   };

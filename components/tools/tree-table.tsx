@@ -1,84 +1,129 @@
 "use client";
-// The table of the tool tree's files, with a search box and an empty state that says what to do.
+// The table of the tool tree's files: what each offers, what is wrong with it, and a way in.
 import { useSuspenseQuery } from "@tanstack/react-query";
-import { FileCode2, Search } from "lucide-react";
+import Link from "next/link";
+import { FileCode2, Plus, Search, ShieldAlert, ShieldCheck } from "lucide-react";
 import { useMemo, useState } from "react";
+import { Button } from "@/components/ui/button";
 import { useTRPC } from "@/components/trpc/provider";
+import { NewFileDialog } from "./new-file-dialog";
 
 const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
+const kindLabels = { functions: "Functions", class: "Class", module: "Module", helper: "Helper" } as const;
 
 export function TreeTable() {
   const trpc = useTRPC();
   const { data } = useSuspenseQuery(trpc.tools.files.queryOptions());
   const [query, setQuery] = useState("");
+  const [creating, setCreating] = useState(false);
   const shown = useMemo(() => {
     const needle = query.trim().toLowerCase();
-    return needle ? data.files.filter((file) => file.path.toLowerCase().includes(needle)) : data.files;
+    if (!needle) return data.files;
+    return data.files.filter((file) =>
+      [file.path, file.title ?? "", file.description ?? ""].some((text) => text.toLowerCase().includes(needle)),
+    );
   }, [data.files, query]);
 
-  if (data.files.length === 0) {
-    return (
-      <div className="mx-8 my-10 max-w-xl rounded-lg border border-dashed border-zinc-300 p-8 text-center dark:border-zinc-700">
-        <FileCode2 aria-hidden className="mx-auto mb-3 h-6 w-6 text-zinc-400" />
-        <p className="font-medium">No tool files yet</p>
-        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-          {data.exists ? "Add a Python file to " : "Create the folder "}
-          <code className="font-mono">{data.dir}</code>
-          {data.exists ? ", for example notes.py with one function that has type hints and a docstring." : " and put a Python file in it."}
-        </p>
-      </div>
-    );
-  }
+  const newButton = (
+    <Button variant="primary" onClick={() => setCreating(true)}>
+      <Plus aria-hidden className="h-4 w-4" />
+      New tool file
+    </Button>
+  );
 
   return (
     <section className="px-8 py-6" aria-label="Tool files">
-      <div className="mb-4 flex items-center justify-between gap-4">
-        <label className="relative block w-72">
-          <span className="sr-only">Search tool files</span>
-          <Search aria-hidden className="pointer-events-none absolute left-2.5 top-2.5 h-4 w-4 text-zinc-400" />
-          <input
-            type="search"
-            value={query}
-            onChange={(event) => setQuery(event.target.value)}
-            placeholder="Search files"
-            className="w-full rounded-md border border-zinc-300 bg-transparent py-1.5 pl-8 pr-3 text-sm outline-none focus:border-accent dark:border-zinc-700"
-          />
-        </label>
-        <p className="text-xs text-zinc-500">
+      <NewFileDialog open={creating} onOpenChange={setCreating} />
+      {data.files.length === 0 ? (
+        <div className="my-4 max-w-xl rounded-lg border border-dashed border-zinc-300 p-8 text-center dark:border-zinc-700">
+          <FileCode2 aria-hidden className="mx-auto mb-3 h-6 w-6 text-zinc-400" />
+          <p className="font-medium">No tool files yet</p>
+          <p className="mb-4 mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+            A tool file is a Python file in <code className="font-mono">{data.dir}</code> whose functions, with type hints
+            and a docstring, become the tools a model can call.
+          </p>
+          {newButton}
+        </div>
+      ) : (
+        <>
+          <div className="mb-4 flex items-center gap-4">
+            <label className="relative block w-72">
+              <span className="sr-only">Search tool files</span>
+              <Search aria-hidden className="pointer-events-none absolute left-2.5 top-2.5 h-4 w-4 text-zinc-400" />
+              <input
+                type="search"
+                value={query}
+                onChange={(event) => setQuery(event.target.value)}
+                placeholder="Search files"
+                className="w-full rounded-md border border-zinc-300 bg-transparent py-1.5 pl-8 pr-3 text-sm outline-none focus:border-accent dark:border-zinc-700"
+              />
+            </label>
+            <div className="ml-auto">{newButton}</div>
+          </div>
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500 dark:border-zinc-800">
+              <tr>
+                <th scope="col" className="py-2 font-medium">File</th>
+                <th scope="col" className="py-2 font-medium">Title</th>
+                <th scope="col" className="py-2 font-medium">Kind</th>
+                <th scope="col" className="py-2 text-right font-medium">Operations</th>
+                <th scope="col" className="py-2 pl-6 font-medium">Problems</th>
+                <th scope="col" className="py-2 pl-6 font-medium">Changed</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((file) => (
+                <tr key={file.path} className="border-b border-zinc-100 hover:bg-zinc-50 dark:border-zinc-900 dark:hover:bg-zinc-900">
+                  <td className="py-2 font-mono">
+                    <Link href={`/tools/${encodeURIComponent(file.path)}`} className="hover:text-accent hover:underline">
+                      {file.path}
+                    </Link>
+                  </td>
+                  <td className="py-2">
+                    {file.title ?? <span className="text-zinc-400">—</span>}
+                    {file.description ? (
+                      <span className="block max-w-md truncate text-xs text-zinc-500">{file.description}</span>
+                    ) : null}
+                  </td>
+                  <td className="py-2 text-zinc-600 dark:text-zinc-400">{file.kind ? kindLabels[file.kind] : "—"}</td>
+                  <td className="py-2 text-right tabular-nums">{file.kind === "helper" ? "—" : file.operations}</td>
+                  <td className="py-2 pl-6">
+                    {file.errors.length === 0 ? (
+                      <span className="text-zinc-400">None</span>
+                    ) : (
+                      <span className="text-red-600" title={file.errors.map((e) => `line ${e.line ?? "?"}: ${e.message}`).join("\n")}>
+                        {file.errors.length} {file.errors.length === 1 ? "error" : "errors"}
+                      </span>
+                    )}
+                  </td>
+                  <td className="py-2 pl-6 text-zinc-600 dark:text-zinc-400">
+                    <time dateTime={file.changedAt}>{dateFormat.format(new Date(file.changedAt))}</time>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {shown.length === 0 ? (
+            <p className="mt-4 text-sm text-zinc-600 dark:text-zinc-400">No file matches “{query}”.</p>
+          ) : null}
+        </>
+      )}
+      <footer className="mt-6 flex flex-wrap items-center gap-x-6 gap-y-1 text-xs text-zinc-500">
+        <span>
           Tree: <code className="font-mono">{data.dir}</code>
-        </p>
-      </div>
-      <table className="w-full max-w-4xl text-left text-sm">
-        <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500 dark:border-zinc-800">
-          <tr>
-            <th scope="col" className="py-2 font-medium">File</th>
-            <th scope="col" className="py-2 font-medium">Kind</th>
-            <th scope="col" className="py-2 text-right font-medium">Size</th>
-            <th scope="col" className="py-2 pl-6 font-medium">Changed</th>
-          </tr>
-        </thead>
-        <tbody>
-          {shown.map((file) => (
-            <tr key={file.path} className="border-b border-zinc-100 dark:border-zinc-900">
-              <td className="py-2 font-mono">{file.path}</td>
-              <td className="py-2 text-zinc-600 dark:text-zinc-400">{file.helper ? "Helper" : "Tool file"}</td>
-              <td className="py-2 text-right tabular-nums text-zinc-600 dark:text-zinc-400">
-                {formatBytes(file.bytes)}
-              </td>
-              <td className="py-2 pl-6 text-zinc-600 dark:text-zinc-400">
-                <time dateTime={file.changedAt}>{dateFormat.format(new Date(file.changedAt))}</time>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {shown.length === 0 ? (
-        <p className="mt-4 text-sm text-zinc-600 dark:text-zinc-400">No file matches “{query}”.</p>
-      ) : null}
+        </span>
+        {data.host.error ? (
+          <span role="alert" className="text-red-600">{data.host.error}</span>
+        ) : data.host.sandboxed ? (
+          <span className="inline-flex items-center gap-1">
+            <ShieldCheck aria-hidden className="h-3.5 w-3.5 text-emerald-600" /> Tool host sandboxed (bubblewrap)
+          </span>
+        ) : (
+          <span className="inline-flex items-center gap-1 text-amber-700 dark:text-amber-500">
+            <ShieldAlert aria-hidden className="h-3.5 w-3.5" /> {data.host.reason ?? "Tool host not sandboxed"}
+          </span>
+        )}
+      </footer>
     </section>
   );
-}
-
-function formatBytes(bytes: number): string {
-  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} kB`;
 }

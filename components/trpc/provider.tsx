@@ -7,7 +7,7 @@ import { useState, type ReactNode } from "react";
 import type { AppRouter } from "@/server/trpc/router";
 import { makeQueryClient } from "./query-client";
 
-export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
 let browserQueryClient: QueryClient | undefined;
 

@@ -1,8 +1,32 @@
-// The tool tree, as the /tools pages read it.
-import { listTreeFiles } from "@/server/catalog/tree-files";
+// The tool tree, as the /tools pages read it: the overview, one file, and the live preview.
+import { z } from "zod";
+import { treeOverview } from "@/server/catalog/tree-overview";
+import { getDb } from "@/server/db";
 import { env } from "@/server/env";
+import { hostFor } from "@/server/host";
+import { getDraft } from "@/server/tree/drafts";
+import { readFile, treePath } from "@/server/tree/files";
 import { publicProcedure, router } from "../init";
+import { toolFilesRouter } from "./tool-files";
+
+const filePath = z.string().min(1).max(200);
 
 export const toolsRouter = router({
-  files: publicProcedure.query(() => listTreeFiles(env().toolsDir)),
+  files: publicProcedure.query(() => treeOverview(env().toolsDir)),
+
+  read: publicProcedure.input(z.object({ path: filePath })).query(async ({ input, ctx }) => {
+    const file = await readFile(env().toolsDir, input.path);
+    const draft = await getDraft(await getDb(), ctx.actorId, input.path);
+    return { file, draft };
+  }),
+
+  /** What the model would be offered from an unsaved buffer; the tree on disk is untouched. */
+  preview: publicProcedure
+    .input(z.object({ path: filePath, source: z.string().max(1_000_000) }))
+    .mutation(({ input }) => {
+      treePath(env().toolsDir, input.path);
+      return hostFor(env().toolsDir).preview(input.path, input.source);
+    }),
+
+  file: toolFilesRouter,
 });

@@ -1,0 +1,162 @@
+// The tool host's figures, median and p95, beside their targets: (a) deriving a file (Python), (b) a no-op call
+// through server/host/ against the official SDK on both ends, (c) tools/list on a tree of 1,000 files. Run: npm run bench:host
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { hostCommand, packageRoot } from "../server/host/command";
+import { HostClient } from "../server/host/client";
+import { env } from "../server/env";
+
+const CALLS = 1000;
+const WARMUP = 50;
+
+type Figures = { median: number; p95: number };
+
+function figures(samples: number[]): Figures {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  return { median: at(0.5), p95: at(0.95) };
+}
+
+const ms = (value: number) => `${value.toFixed(3)} ms`;
+const show = ({ median, p95 }: Figures) => `median ${ms(median)}, p95 ${ms(p95)}`;
+
+async function timed(times: number, run: () => Promise<unknown>): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const start = performance.now();
+    await run();
+    samples.push(performance.now() - start);
+  }
+  return samples;
+}
+
+function derive(): Promise<string> {
+  const script = path.join(packageRoot(), "bench", "host_derive.py");
+  if (!existsSync(script)) return Promise.resolve("(a) bench/host_derive.py is missing: the Python side's derive figures are not measured");
+  return new Promise((resolve) => {
+    execFile(env().python, [script, "--json"], { cwd: packageRoot(), timeout: 300_000 }, (error, stdout, stderr) => {
+      if (error) return resolve(`(a) bench/host_derive.py failed: ${String(stderr).trim().split("\n").pop() ?? error.message}`);
+      const lines = String(stdout).trim().split("\n");
+      try {
+        const data = JSON.parse(lines[lines.length - 1] ?? "") as Record<string, unknown>;
+        const rows = Object.entries(data).map(([key, value]) => `    ${key}: ${typeof value === "object" ? JSON.stringify(value) : String(value)}`);
+        resolve(["(a) deriving a file (bench/host_derive.py)          target: p95 ≤ 20 ms", ...rows].join("\n"));
+      } catch {
+        resolve(`(a) bench/host_derive.py printed no JSON: ${lines.slice(-3).join(" ")}`);
+      }
+    });
+  });
+}
+
+const NOOP_TOOL = `def ping() -> str:
+    """Answer at once; the figure is the round trip."""
+    return "ok"
+`;
+
+async function ourNoop(scratch: string): Promise<number[]> {
+  const tree = path.join(scratch, "noop-tree");
+  mkdir(tree);
+  writeFileSync(path.join(tree, "noop.py"), NOOP_TOOL);
+  const client = await HostClient.connect(await hostCommand(tree, { sandbox: false, dataDir: path.join(scratch, "data") }));
+  try {
+    await client.listTools();
+    await timed(WARMUP, () => client.call("noop__ping", {}));
+    return await timed(CALLS, () => client.call("noop__ping", {}));
+  } finally {
+    await client.close();
+  }
+}
+
+async function sdkNoop(scratch: string): Promise<number[]> {
+  const sdk = path.join(packageRoot(), "node_modules", "@modelcontextprotocol", "sdk", "dist", "esm", "server");
+  const server = path.join(scratch, "sdk-server.mjs");
+  writeFileSync(
+    server,
+    `import { McpServer } from ${JSON.stringify(pathToFileURL(path.join(sdk, "mcp.js")).href)};
+import { StdioServerTransport } from ${JSON.stringify(pathToFileURL(path.join(sdk, "stdio.js")).href)};
+const server = new McpServer({ name: "noop", version: "1.0.0" });
+server.registerTool("noop__ping", { description: "Answer at once." }, async () => ({ content: [{ type: "text", text: "ok" }] }));
+await server.connect(new StdioServerTransport());
+`,
+  );
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [server], stderr: "inherit" }));
+  try {
+    await client.listTools();
+    await timed(WARMUP, () => client.callTool({ name: "noop__ping", arguments: {} }));
+    return await timed(CALLS, () => client.callTool({ name: "noop__ping", arguments: {} }));
+  } finally {
+    await client.close();
+  }
+}
+
+function mkdir(dir: string) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+}
+
+const toolFile = (i: number, body = "x") => `def run_${i}(text: str, count: int = 1) -> str:
+    """Repeat a text (file ${i}, body ${body}).
+
+    Args:
+        text: What to repeat.
+        count: How many times.
+    """
+    return text * count
+`;
+
+async function listing(scratch: string) {
+  const tree = path.join(scratch, "big-tree");
+  mkdir(tree);
+  for (let i = 0; i < 1000; i++) writeFileSync(path.join(tree, `file_${String(i).padStart(4, "0")}.py`), toolFile(i));
+  const command = await hostCommand(tree, { sandbox: false, dataDir: path.join(scratch, "data") });
+  const started = performance.now();
+  const client = await HostClient.connect(command);
+  const start = performance.now() - started;
+  try {
+    const tools = (await client.listTools()).length;
+    const unchanged = await timed(50, () => client.listTools());
+    let bump = 0;
+    const changed = await timed(20, async () => {
+      bump += 1;
+      const file = path.join(tree, "file_0007.py");
+      writeFileSync(file, toolFile(7, String(bump)));
+      const when = Date.now() / 1000 + bump;
+      utimesSync(file, when, when);
+      return client.listTools();
+    });
+    return { start, tools, unchanged: figures(unchanged), changed: figures(changed) };
+  } finally {
+    await client.close();
+  }
+}
+
+async function main() {
+  const scratch = mkdtempSync(path.join(tmpdir(), "quiver-bench-host-"));
+  try {
+    console.log(await derive());
+    const ours = figures(await ourNoop(scratch));
+    const sdk = figures(await sdkNoop(scratch));
+    console.log(`(b) no-op call round trip, ${CALLS} calls                target: ratio (ours / SDK) ≤ 1.0`);
+    console.log(`    server/host/ + Python tool host:  ${show(ours)}`);
+    console.log(`    SDK Client + SDK McpServer (node): ${show(sdk)}`);
+    console.log(`    ratio (ours / SDK): median ${(ours.median / sdk.median).toFixed(2)}, p95 ${(ours.p95 / sdk.p95).toFixed(2)}`);
+    const list = await listing(scratch);
+    console.log(`(c) tools/list on 1,000 files (${list.tools} tools)      target: ≤ 50 ms unchanged`);
+    console.log(`    host start, importing every file: ${ms(list.start)}`);
+    console.log(`    nothing changed:  ${show(list.unchanged)}`);
+    console.log(`    one file changed: ${show(list.changed)}`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

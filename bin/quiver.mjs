@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// The `quiver` command: loads tsx from this package's node_modules and runs server/cli/main.ts, from any directory.
+// Edit only if the CLI moves; the commands themselves live in server/cli/.
+import { tsImport } from "tsx/esm/api";
+
+const { main } = await tsImport("../server/cli/main.ts", import.meta.url);
+process.exitCode = await main(process.argv.slice(2));

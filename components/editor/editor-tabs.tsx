@@ -1,0 +1,48 @@
+"use client";
+// The open files as tabs: each keeps its own cursor and undo history (one Monaco model per file).
+import { X } from "lucide-react";
+
+export function EditorTabs({
+  tabs,
+  active,
+  onSelect,
+  onClose,
+}: {
+  tabs: { path: string; dirty: boolean }[];
+  active: string;
+  onSelect: (path: string) => void;
+  onClose: (path: string) => void;
+}) {
+  return (
+    <div role="tablist" aria-label="Open files" className="flex overflow-x-auto border-b border-zinc-200 dark:border-zinc-800">
+      {tabs.map((tab) => (
+        <div
+          key={tab.path}
+          className={`group flex items-center border-r border-zinc-200 dark:border-zinc-800 ${
+            tab.path === active ? "bg-white dark:bg-zinc-950" : "bg-zinc-50 text-zinc-500 dark:bg-zinc-900"
+          }`}
+        >
+          <button
+            type="button"
+            role="tab"
+            aria-selected={tab.path === active}
+            onClick={() => onSelect(tab.path)}
+            className="py-1.5 pl-3 pr-1 font-mono text-xs"
+          >
+            {tab.path}
+            {tab.dirty ? <span aria-label="unsaved" className="ml-1.5 text-accent">●</span> : null}
+          </button>
+          <button
+            type="button"
+            aria-label={`Close ${tab.path}`}
+            title={tab.dirty ? "Close (your unsaved edits stay kept as a draft)" : "Close"}
+            onClick={() => onClose(tab.path)}
+            className="mr-1 rounded p-0.5 opacity-60 hover:bg-zinc-200 hover:opacity-100 dark:hover:bg-zinc-700"
+          >
+            <X aria-hidden className="h-3 w-3" />
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

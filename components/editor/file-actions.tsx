@@ -1,0 +1,102 @@
+"use client";
+// Rename and delete the open file, each behind a dialog that says what will happen.
+import { useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { fileNameProblem } from "@/server/tree/names";
+
+export function RenameDialog({
+  path,
+  open,
+  onOpenChange,
+  onRename,
+  pending,
+  error,
+}: {
+  path: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onRename: (to: string) => void;
+  pending: boolean;
+  error: string | null;
+}) {
+  const [name, setName] = useState(path);
+  const trimmed = name.trim();
+  const problem = trimmed === path ? null : fileNameProblem(trimmed);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!problem && trimmed !== path) onRename(trimmed);
+  };
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={`Rename ${path}`}
+      description="The file name is the first part of every tool name in it, so agents that name these tools must be updated too."
+    >
+      <form onSubmit={submit} className="flex flex-col gap-3">
+        <label className="flex flex-col gap-1 text-sm">
+          <span className="font-medium">New name</span>
+          <input
+            autoFocus
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            aria-invalid={!!problem}
+            className="rounded-md border border-zinc-300 bg-transparent px-2 py-1.5 font-mono outline-none focus:border-accent dark:border-zinc-700"
+          />
+        </label>
+        <p role={problem || error ? "alert" : undefined} className="min-h-5 text-sm text-red-600">
+          {problem ?? error ?? ""}
+        </p>
+        <div className="flex justify-end gap-2">
+          <Button type="button" variant="ghost" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="primary" disabled={!!problem || trimmed === path || pending}>
+            {pending ? "Renaming…" : "Rename"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+export function DeleteDialog({
+  path,
+  operations,
+  open,
+  onOpenChange,
+  onDelete,
+  pending,
+  error,
+}: {
+  path: string;
+  operations: string[];
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onDelete: () => void;
+  pending: boolean;
+  error: string | null;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title={`Delete ${path}?`}>
+      <div className="flex flex-col gap-3 text-sm">
+        <p>
+          {operations.length > 0
+            ? `Its ${operations.length} ${operations.length === 1 ? "operation" : "operations"} (${operations.join(", ")}) will no longer be offered to any model.`
+            : "It offers no operations."}{" "}
+          No agent uses it yet. The file and any unsaved draft of it are removed; only a published version can bring it back.
+        </p>
+        {error ? <p role="alert" className="text-red-600">{error}</p> : null}
+        <div className="flex justify-end gap-2">
+          <Button type="button" variant="ghost" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="button" variant="danger" disabled={pending} onClick={onDelete}>
+            {pending ? "Deleting…" : `Delete ${path}`}
+          </Button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,20 @@
+"use client";
+// Monaco from node_modules, never a CDN: imported only in the browser, on the editor page, then handed
+// to @monaco-editor/react. Python needs only the editor worker (STACK.md pitfall 6).
+import { loader } from "@monaco-editor/react";
+
+export type Monaco = typeof import("monaco-editor");
+
+let ready: Promise<Monaco> | null = null;
+
+export function setupMonaco(): Promise<Monaco> {
+  ready ??= (async () => {
+    const monaco = await import("monaco-editor");
+    (self as unknown as { MonacoEnvironment: unknown }).MonacoEnvironment = {
+      getWorker: () => new Worker(new URL("monaco-editor/editor/editor.worker", import.meta.url), { type: "module" }),
+    };
+    loader.config({ monaco });
+    return monaco;
+  })();
+  return ready;
+}

@@ -1,0 +1,118 @@
+"use client";
+// What the model sees for each operation of the file: name, description and the input schema, as JSON
+// and as a table. Only these three things reach the model (seed 000).
+import { Check, Copy } from "lucide-react";
+import { useState } from "react";
+import type { CatalogFile, CatalogTool } from "@/server/host/protocol";
+
+type Property = { type?: unknown; description?: unknown; default?: unknown; enum?: unknown[]; items?: { type?: unknown } };
+
+function typeLabel(schema: Property): string {
+  if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(" | ");
+  if (schema.type === "array") return `array of ${String(schema.items?.type ?? "any")}`;
+  return String(schema.type ?? "any");
+}
+
+/** The tool exactly as it goes to the model. */
+export function modelView(tool: CatalogTool) {
+  return { name: tool.name, description: tool.description, input_schema: tool.input_schema };
+}
+
+function CopyButton({ text, label }: { text: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      onClick={() => {
+        void navigator.clipboard?.writeText(text).then(() => {
+          setCopied(true);
+          setTimeout(() => setCopied(false), 1200);
+        });
+      }}
+      className="rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
+    >
+      {copied ? <Check aria-hidden className="h-3.5 w-3.5" /> : <Copy aria-hidden className="h-3.5 w-3.5" />}
+    </button>
+  );
+}
+
+function OperationCard({ tool }: { tool: CatalogTool }) {
+  const schema = tool.input_schema as { properties?: Record<string, Property>; required?: string[] };
+  const properties = Object.entries(schema.properties ?? {});
+  const required = new Set(schema.required ?? []);
+  const json = JSON.stringify(modelView(tool), null, 2);
+  return (
+    <article aria-label={tool.name} className="rounded-md border border-zinc-200 dark:border-zinc-800">
+      <header className="border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
+        <h3 className="font-mono text-sm font-semibold">{tool.name}</h3>
+        <p className="mt-0.5 text-xs text-zinc-500">
+          {tool.title} · {tool.risk ?? "read"}
+          {tool.scope === "run" ? " · one instance per run" : ""}
+          {tool.timeout ? ` · ${tool.timeout} s` : ""}
+        </p>
+        <p className="mt-1 whitespace-pre-wrap text-sm">{tool.description || <em className="text-amber-700">No description: add a docstring whose first line says what this does.</em>}</p>
+      </header>
+      {properties.length > 0 ? (
+        <table className="w-full text-left text-xs">
+          <thead className="text-zinc-500">
+            <tr>
+              <th scope="col" className="px-3 py-1 font-medium">Parameter</th>
+              <th scope="col" className="py-1 pr-2 font-medium">Type</th>
+              <th scope="col" className="py-1 pr-2 font-medium">Required</th>
+              <th scope="col" className="py-1 pr-2 font-medium">Default</th>
+              <th scope="col" className="py-1 pr-3 font-medium">Description</th>
+            </tr>
+          </thead>
+          <tbody>
+            {properties.map(([name, property]) => (
+              <tr key={name} className="border-t border-zinc-100 align-top dark:border-zinc-900">
+                <td className="px-3 py-1 pr-2 font-mono">{name}</td>
+                <td className="py-1 pr-2 font-mono text-zinc-600 dark:text-zinc-400">{typeLabel(property)}</td>
+                <td className="py-1 pr-2">{required.has(name) ? "yes" : "no"}</td>
+                <td className="py-1 pr-2 font-mono">{"default" in property ? JSON.stringify(property.default) : ""}</td>
+                <td className="py-1 pr-3">{typeof property.description === "string" ? property.description : ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="px-3 py-2 text-xs text-zinc-500">Takes no parameters.</p>
+      )}
+      <details className="border-t border-zinc-200 dark:border-zinc-800">
+        <summary className="flex cursor-pointer items-center justify-between px-3 py-1.5 text-xs text-zinc-500">
+          JSON the model receives
+          <CopyButton text={json} label={`Copy the JSON of ${tool.name}`} />
+        </summary>
+        <pre className="overflow-auto bg-zinc-50 px-3 py-2 font-mono text-xs dark:bg-zinc-900">{json}</pre>
+      </details>
+    </article>
+  );
+}
+
+export function SchemaPreview({ entry, stale, pending }: { entry: CatalogFile | null; stale: boolean; pending: boolean }) {
+  if (!entry) return <p className="p-4 text-sm text-zinc-500">Reading the file…</p>;
+  return (
+    <div className="flex flex-col gap-3 p-3" aria-busy={pending}>
+      {stale ? (
+        <p role="status" className="rounded-md bg-amber-50 px-3 py-2 text-xs text-amber-800 dark:bg-amber-950 dark:text-amber-200">
+          Stale: the file does not parse right now, so this is the last version that did. Fix the problem below to update it.
+        </p>
+      ) : null}
+      {!entry.offered ? (
+        <p className="rounded-md bg-red-50 px-3 py-2 text-xs text-red-800 dark:bg-red-950 dark:text-red-200">
+          Not offered: while the file has problems, a model is offered none of its operations. What could be derived is shown below.
+        </p>
+      ) : null}
+      {entry.kind === "helper" ? (
+        <p className="text-sm text-zinc-500">A helper file: the other files import it, and it offers no tools of its own.</p>
+      ) : entry.tools.length === 0 ? (
+        <p className="text-sm text-zinc-500">
+          No operations yet. A public function with type hints and a docstring becomes one.
+        </p>
+      ) : (
+        entry.tools.map((tool) => <OperationCard key={tool.name} tool={tool} />)
+      )}
+    </div>
+  );
+}

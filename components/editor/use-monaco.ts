@@ -1,0 +1,20 @@
+"use client";
+// Loads Monaco once for the page and says when it is there.
+import { useEffect, useState } from "react";
+import { setupMonaco, type Monaco } from "./monaco-setup";
+
+export function useMonaco(): { monaco: Monaco | null; error: Error | null } {
+  const [monaco, setMonaco] = useState<Monaco | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  useEffect(() => {
+    let live = true;
+    setupMonaco().then(
+      (loaded) => live && setMonaco(loaded),
+      (err: Error) => live && setError(err),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return { monaco, error };
+}

@@ -1,0 +1,232 @@
+// One connection to one tool host through the MCP SDK's Client: Quiver's own methods checked with zod, and
+// tools/call with the settings, bound and session in `_meta`. Edit when the host's protocol changes.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type JSONRPCMessage,
+  type Request,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+import type { HostCommand } from "./command";
+import {
+  callMetaSchema,
+  catalogFileSchema,
+  catalogSchema,
+  errorResult,
+  secretCheckSchema,
+  type CallResult,
+  type Catalog,
+  type CatalogFile,
+  type Content,
+  type Progress,
+  type SecretCheck,
+} from "./protocol";
+import { HostTransport, type HostExit } from "./transport";
+
+/** Seed 001's ceiling on any call's bound, which the host enforces. */
+export const MAX_TIMEOUT_S = 600;
+/**
+ * How long the studio waits for a call's answer before it calls the host wedged: a little over the host's own
+ * ceiling, so the SDK's 60 s default never cuts a 120 s call. The host enforces each call's real bound (which can
+ * depend on the tool's ARG_TIMEOUT argument, or be none for an INTERACTIVE tool) and answers TimeoutError itself;
+ * this only catches a host that stopped answering. (Progress does not extend it: see takeProgress.)
+ */
+export const CLIENT_WAIT_S = MAX_TIMEOUT_S + 5;
+const CLIENT_WAIT_MS = CLIENT_WAIT_S * 1000;
+/** Catalogs of large trees import every file on first use. */
+const METHOD_TIMEOUT_MS = 120_000;
+
+export type CallOptions = {
+  /** The source's settings, secrets already resolved: sent in `_meta`, never in the arguments. */
+  settings?: Record<string, unknown>;
+  /** The policy's default bound, in seconds; an operation's own timeout still wins (seed 002). */
+  timeoutS?: number;
+  /** Which run's kept instances (scope "run") the call uses. */
+  session?: string;
+  onProgress?: (progress: Progress) => void;
+  signal?: AbortSignal;
+};
+
+export type HostErrorCode = "unavailable" | "stopped" | "no_answer";
+
+/** A failure of the host itself rather than of a tool; the supervisor turns it into an answer. */
+export class HostError extends Error {
+  constructor(
+    readonly code: HostErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "HostError";
+  }
+}
+
+export type HostEvents = {
+  onToolsChanged?: () => void;
+  /** The connection ended: `expected` when close() asked for it, false when the host died. */
+  onClose?: (expected: boolean) => void;
+};
+
+function toContent(part: CallToolResult["content"][number]): Content {
+  if (part.type === "text") return { type: "text", text: part.text };
+  if (part.type === "image") return { type: "image", data: part.data, mimeType: part.mimeType };
+  return { type: "text", text: `[${part.type} content]` };
+}
+
+function lastLines(text: string, count: number): string {
+  return text.trim().split("\n").slice(-count).join("\n");
+}
+
+export class HostClient {
+  private readonly client = new Client<Request>({ name: "quiver", version: "0.1.0" }, { capabilities: {} });
+  private readonly transport: HostTransport;
+  /** Progress listeners by the token sent in the call's `_meta`. */
+  private readonly progress = new Map<string, (progress: Progress) => void>();
+  private tokens = 0;
+
+  private constructor(
+    readonly command: HostCommand,
+    events: HostEvents,
+  ) {
+    this.transport = new HostTransport(command);
+    // Progress is taken off the wire here, in arrival order, because the SDK (1.32) defers notifications to a
+    // microtask but handles a response at once: lines sent just before a tool returns would find their call
+    // already finished and be dropped (typescript-sdk issue #2580).
+    this.transport.intercept = (message) => this.takeProgress(message);
+    this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.onToolsChanged?.());
+    this.client.onerror = () => {}; // a stray line on stdout, a failed write: the call that suffers answers for it
+    this.client.onclose = () => events.onClose?.(this.transport.closedByUs);
+  }
+
+  /** Start the host and run MCP's initialize; a host that does not start is a HostError with its stderr. */
+  static async connect(command: HostCommand, events: HostEvents = {}): Promise<HostClient> {
+    const host = new HostClient(command, events);
+    try {
+      await host.client.connect(host.transport, { timeout: 30_000 });
+    } catch (error) {
+      await host.transport.close();
+      const said = lastLines(host.transport.stderrTail(), 5) || (error as Error).message;
+      throw new HostError("unavailable", `The tool host for ${command.treeDir} did not start: ${said}`);
+    }
+    return host;
+  }
+
+  private takeProgress(message: JSONRPCMessage): boolean {
+    if (!("method" in message) || message.method !== "notifications/progress" || "id" in message) return false;
+    const params = (message.params ?? {}) as { progressToken?: unknown; progress?: unknown; total?: unknown; message?: unknown };
+    const listener = this.progress.get(String(params.progressToken));
+    if (!listener) return false;
+    listener({
+      progress: typeof params.progress === "number" ? params.progress : 0,
+      total: typeof params.total === "number" ? params.total : undefined,
+      message: typeof params.message === "string" ? params.message : undefined,
+    });
+    return true;
+  }
+
+  get pid(): number | null {
+    return this.transport.pid;
+  }
+
+  get exit(): HostExit | null {
+    return this.transport.exit;
+  }
+
+  stderrTail(lines?: number): string {
+    return this.transport.stderrTail(lines);
+  }
+
+  kill(signal: NodeJS.Signals = "SIGKILL"): void {
+    this.transport.kill(signal);
+  }
+
+  private async method<S extends z.ZodType>(method: string, params: Record<string, unknown>, schema: S): Promise<z.infer<S>> {
+    try {
+      return await this.client.request({ method, params }, schema, { timeout: METHOD_TIMEOUT_MS });
+    } catch (error) {
+      throw this.explain(error, method);
+    }
+  }
+
+  /** The tree's files with their operations and errors; `detail` adds what only the editor needs. */
+  catalog(detail = false): Promise<Catalog> {
+    return this.method("quiver/catalog", detail ? { detail: true } : {}, catalogSchema);
+  }
+
+  /** What an unsaved buffer of `path` would offer, without touching the file on disk. */
+  preview(path: string, source: string): Promise<CatalogFile> {
+    return this.method("quiver/preview", { path, source }, catalogFileSchema);
+  }
+
+  /** Whether a secret value is usable for a settings field, as the file's check_secret decides. */
+  checkSecret(path: string, field: string, value: string): Promise<SecretCheck> {
+    return this.method("quiver/check_secret", { path, field, value }, secretCheckSchema);
+  }
+
+  /** MCP's tools/list: what any MCP client would be offered. */
+  async listTools(): Promise<Tool[]> {
+    try {
+      return (await this.client.listTools(undefined, { timeout: METHOD_TIMEOUT_MS })).tools;
+    } catch (error) {
+      throw this.explain(error, "tools/list");
+    }
+  }
+
+  async call(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallResult> {
+    const meta: Record<string, unknown> = { "quiver/settings": options.settings ?? {} };
+    if (options.timeoutS !== undefined) meta["quiver/timeout"] = options.timeoutS;
+    if (options.session !== undefined) meta["quiver/session"] = options.session;
+    const token = options.onProgress ? `quiver-${++this.tokens}` : null;
+    if (token) {
+      meta.progressToken = token;
+      this.progress.set(token, options.onProgress!);
+    }
+    let raw: CallToolResult;
+    try {
+      raw = (await this.client.callTool({ name, arguments: args, _meta: meta }, CallToolResultSchema, {
+        timeout: CLIENT_WAIT_MS,
+        signal: options.signal,
+      })) as CallToolResult;
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      const explained = this.explain(error, name);
+      if (explained instanceof HostError) throw explained;
+      return errorResult(explained.message);
+    } finally {
+      if (token) this.progress.delete(token);
+    }
+    const extra = callMetaSchema.safeParse(raw._meta ?? {});
+    const info = extra.success ? extra.data : {};
+    const truncated = info["quiver/truncated"];
+    return {
+      content: raw.content.map(toContent),
+      isError: raw.isError === true,
+      outcome: info["quiver/outcome"] ?? (raw.isError ? "failed" : "ok"),
+      durationMs: info["quiver/duration_ms"] ?? null,
+      truncated: typeof truncated === "string" ? truncated : null,
+    };
+  }
+
+  /** A host that is gone or silent becomes a HostError; an error the host answered keeps its sentence. */
+  private explain(error: unknown, what: string): Error {
+    if (this.transport.exit || (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)) {
+      return new HostError("stopped", `The tool host stopped while running ${what}`);
+    }
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return new HostError("no_answer", `The tool host did not answer ${what} in time`);
+    }
+    if (error instanceof McpError) return new Error(error.message.replace(/^MCP error -?\d+: /, ""));
+    if (error instanceof Error && error.name === "ZodError") {
+      return new Error(`The tool host's answer to ${what} has an unexpected shape (${error.message.slice(0, 300)}); the host and the studio are out of step`);
+    }
+    return error instanceof Error ? error : new Error(String(error));
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}

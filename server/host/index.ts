@@ -1,0 +1,7 @@
+// The tool host layer's public face: what the rest of server/ imports to reach a tree's host.
+// Edit when a new piece of server/host/ is meant for use outside it.
+export { hostFor, closeAll, type Host, type HostStatus } from "./supervisor";
+export { installDeps, type DepsSummary, type DepsOptions } from "./deps";
+export { HostError, MAX_TIMEOUT_S, type CallOptions } from "./client";
+export type { HostOptions } from "./command";
+export { resultText, type CallResult, type Catalog, type CatalogFile, type CatalogTool, type Content, type Outcome, type Progress, type SecretCheck } from "./protocol";

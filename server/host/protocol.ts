@@ -1,0 +1,85 @@
+// The shapes of Quiver's own tool-host methods (quiver/catalog, quiver/preview, quiver/check_secret) and of a
+// call's result, as zod schemas: the host's answers are checked here before the studio trusts them.
+import { z } from "zod";
+
+export const catalogToolSchema = z.object({
+  name: z.string(),
+  title: z.string(),
+  description: z.string(),
+  input_schema: z.record(z.string(), z.unknown()),
+  scope: z.string().nullable(),
+  risk: z.string().nullable(),
+  read_only: z.boolean(),
+  destructive: z.boolean(),
+  timeout: z.number().nullable(),
+  replay: z.string().nullable(),
+  /** With `detail`: concurrent, capabilities, interactive, arg_timeout, max_timeout, voice, expressions. */
+  behaviour: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const fileErrorSchema = z.object({ line: z.number().int().nullable(), message: z.string() });
+
+export const catalogFileSchema = z.object({
+  path: z.string(),
+  kind: z.enum(["functions", "class", "module", "helper"]),
+  title: z.string().nullable(),
+  description: z.string().nullable(),
+  offered: z.boolean(),
+  tools: z.array(catalogToolSchema),
+  settings_schema: z.record(z.string(), z.unknown()).nullable(),
+  errors: z.array(fileErrorSchema),
+  /** With `detail`: what only the editor needs (the module's name, its scope, its secret check and help). */
+  detail: z
+    .object({
+      module: z.string().nullable(),
+      scope: z.string().nullable(),
+      check_secret: z.boolean(),
+      credential_help: z.string().nullable(),
+    })
+    .optional(),
+});
+
+export const catalogSchema = z.object({ files: z.array(catalogFileSchema) });
+
+export const secretCheckSchema = z.object({ ok: z.boolean(), message: z.string().nullable() });
+
+export type CatalogTool = z.infer<typeof catalogToolSchema>;
+export type CatalogFile = z.infer<typeof catalogFileSchema>;
+export type Catalog = z.infer<typeof catalogSchema>;
+export type SecretCheck = z.infer<typeof secretCheckSchema>;
+
+export const outcomeSchema = z.enum(["ok", "refused", "failed", "transient", "timeout"]);
+export type Outcome = z.infer<typeof outcomeSchema>;
+
+/** What a tools/call answer carries in `_meta` beyond MCP's own fields. */
+export const callMetaSchema = z.object({
+  "quiver/outcome": outcomeSchema.optional(),
+  "quiver/duration_ms": z.number().optional(),
+  "quiver/truncated": z.unknown().optional(),
+});
+
+export type Content = { type: "text"; text: string } | { type: "image"; data: string; mimeType: string };
+
+/** One call's answer, as the studio uses it. */
+export type CallResult = {
+  content: Content[];
+  isError: boolean;
+  outcome: Outcome;
+  durationMs: number | null;
+  /** Where the host kept a cut result whole (seed 000), when it cut one. */
+  truncated: string | null;
+};
+
+export type Progress = { progress: number; total?: number; message?: string };
+
+/** An error answer made on the studio's side (the host stopped, or did not answer). */
+export function errorResult(text: string, outcome: Outcome = "failed"): CallResult {
+  return { content: [{ type: "text", text }], isError: true, outcome, durationMs: null, truncated: null };
+}
+
+/** The result as the model reads it: the text parts, and a one-line placeholder per image. */
+export function resultText(result: Pick<CallResult, "content">): string {
+  return result.content
+    .map((part) => (part.type === "text" ? part.text : `[image: ${part.mimeType}, ${Math.round((part.data.length * 3) / 4)} bytes]`))
+    .join("\n");
+}

@@ -1,0 +1,194 @@
+// One tool host per tree, started on first use and restarted when it dies, behind `hostFor(tree)`: the facade
+// the rest of server/ uses to reach a tree. Edit when the studio needs a new way to reach a tree's host.
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { hostCommand, resolveTree, type HostOptions } from "./command";
+import { CLIENT_WAIT_S, HostClient, HostError, type CallOptions } from "./client";
+import { installDeps, type DepsOptions, type DepsSummary } from "./deps";
+import { errorResult, type CallResult, type Catalog, type CatalogFile, type SecretCheck } from "./protocol";
+import { describeExit } from "./transport";
+
+export type HostStatus = {
+  /** Whether the running host is inside bubblewrap (false until it has started). */
+  sandboxed: boolean;
+  /** Why it is not sandboxed (or not running), as a sentence; null when it is. */
+  reason: string | null;
+  /** The host's process id (bubblewrap's, when sandboxed); null when it is not running. */
+  pid: number | null;
+};
+
+export type Host = {
+  readonly tree: string;
+  readonly status: HostStatus;
+  /** Start the host if needed and report how it runs. */
+  ready(): Promise<HostStatus>;
+  catalog(detail?: boolean): Promise<Catalog>;
+  preview(path: string, source: string): Promise<CatalogFile>;
+  listTools(): Promise<Tool[]>;
+  /** Always answers: a host that stops or goes silent mid-call becomes an error result saying so. */
+  call(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallResult>;
+  checkSecret(path: string, field: string, value: string): Promise<SecretCheck>;
+  /** Install the tree's dependencies, then restart the host so it sees them. */
+  installDeps(options?: Omit<DepsOptions, keyof HostOptions>): Promise<DepsSummary>;
+  /** Stop the running host; the next use starts a fresh one. */
+  restart(): Promise<void>;
+  /** Called when the host says the tree's tools changed; returns the unsubscribe. */
+  onToolsChanged(listener: () => void): () => void;
+  close(): Promise<void>;
+};
+
+/** More starts than this within a minute and a dead host waits for its next use instead of restarting at once. */
+const RESTARTS_PER_MINUTE = 5;
+const AFTER = "it has been restarted — check whether the call took effect before trying again";
+
+class SupervisedHost implements Host {
+  private current: Promise<HostClient> | null = null;
+  private live: HostClient | null = null;
+  private starts: number[] = [];
+  private closed = false;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    readonly tree: string,
+    private readonly options: HostOptions,
+  ) {}
+
+  get status(): HostStatus {
+    const live = this.live;
+    if (!live) return { sandboxed: false, reason: "The tool host for this tree is not running yet.", pid: null };
+    return { sandboxed: live.command.sandboxed, reason: live.command.reason, pid: live.pid };
+  }
+
+  async ready(): Promise<HostStatus> {
+    await this.client();
+    return this.status;
+  }
+
+  private client(): Promise<HostClient> {
+    if (this.closed) return Promise.reject(new HostError("unavailable", `The tool host for ${this.tree} is shut down.`));
+    this.current ??= this.start();
+    return this.current;
+  }
+
+  private start(): Promise<HostClient> {
+    const now = Date.now();
+    this.starts = [...this.starts.filter((t) => now - t < 60_000), now];
+    const starting = (async () => {
+      const command = await hostCommand(this.tree, this.options);
+      let self: HostClient | null = null;
+      const client = await HostClient.connect(command, {
+        onToolsChanged: () => this.listeners.forEach((listener) => listener()),
+        onClose: (expected) => {
+          if (self && !expected) this.replace(self);
+        },
+      });
+      self = client;
+      this.live = client;
+      return client;
+    })();
+    // A host that failed to start is tried again on the next use.
+    starting.catch(() => {
+      if (this.current === starting) this.current = null;
+    });
+    return starting;
+  }
+
+  /** Drop a dead or wedged host and start its successor (at once, unless it keeps dying). */
+  private replace(dead: HostClient) {
+    if (this.live !== dead) return;
+    this.live = null;
+    this.current = null;
+    dead.kill();
+    if (!this.closed && this.starts.filter((t) => Date.now() - t < 60_000).length < RESTARTS_PER_MINUTE) {
+      this.current = this.start();
+    }
+  }
+
+  async catalog(detail = false) {
+    return (await this.client()).catalog(detail);
+  }
+
+  async preview(path: string, source: string) {
+    return (await this.client()).preview(path, source);
+  }
+
+  async listTools() {
+    return (await this.client()).listTools();
+  }
+
+  async checkSecret(path: string, field: string, value: string) {
+    return (await this.client()).checkSecret(path, field, value);
+  }
+
+  async call(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallResult> {
+    let client: HostClient;
+    try {
+      client = await this.client();
+    } catch (error) {
+      return errorResult((error as Error).message);
+    }
+    try {
+      return await client.call(name, args, options);
+    } catch (error) {
+      if (!(error instanceof HostError)) throw error;
+      if (error.code === "no_answer") {
+        this.replace(client);
+        return errorResult(`The tool host did not answer ${name} within ${CLIENT_WAIT_S} s; ${AFTER}`, "timeout");
+      }
+      this.replace(client);
+      const how = client.exit ? describeExit(client.exit) : "no exit status";
+      return errorResult(`The tool host stopped while running ${name} (${how}); ${AFTER}`);
+    }
+  }
+
+  async installDeps(options: Omit<DepsOptions, keyof HostOptions> = {}) {
+    const summary = await installDeps(this.tree, { ...this.options, ...options });
+    if (summary.status === "installed" && this.current) await this.restart();
+    return summary;
+  }
+
+  /** Stop the running host; the next use starts a fresh one. */
+  async restart(): Promise<void> {
+    const old = this.current;
+    this.current = null;
+    this.live = null;
+    const client = await old?.catch(() => null);
+    await client?.close();
+  }
+
+  onToolsChanged(listener: () => void) {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  async close() {
+    this.closed = true;
+    this.listeners.clear();
+    await this.restart();
+  }
+}
+
+// Kept on globalThis so a reload of this module in `next dev` does not orphan the hosts already running.
+const registry = ((globalThis as { __quiverHosts?: Map<string, SupervisedHost> }).__quiverHosts ??= new Map());
+
+/**
+ * The host for a tree (keyed by its absolute, symlink-free path), created on first use with these options and
+ * reused after, whatever options later uses pass.
+ */
+export function hostFor(treeDir: string, options: HostOptions = {}): Host {
+  const tree = resolveTree(treeDir);
+  let host = registry.get(tree);
+  if (!host) {
+    host = new SupervisedHost(tree, options);
+    registry.set(tree, host);
+  }
+  return host;
+}
+
+/** Stop every host: at shutdown, and after tests. */
+export async function closeAll(): Promise<void> {
+  const hosts = [...registry.values()];
+  registry.clear();
+  await Promise.all(hosts.map((host) => host.close()));
+}

@@ -1,0 +1,38 @@
+// Unsaved editor buffers kept on the server, per person and file: a reload or a restart loses nothing.
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { drafts } from "@/db/schema";
+
+export type Draft = { source: string; baseHash: string; updatedAt: Date };
+
+export async function getDraft(db: Db, userId: string, path: string): Promise<Draft | null> {
+  const rows = await db
+    .select({ source: drafts.source, baseHash: drafts.baseHash, updatedAt: drafts.updatedAt })
+    .from(drafts)
+    .where(and(eq(drafts.userId, userId), eq(drafts.path, path)));
+  return rows[0] ?? null;
+}
+
+export async function putDraft(db: Db, userId: string, path: string, source: string, baseHash: string): Promise<void> {
+  const updatedAt = new Date();
+  await db
+    .insert(drafts)
+    .values({ userId, path, source, baseHash, updatedAt })
+    .onConflictDoUpdate({ target: [drafts.userId, drafts.path], set: { source, baseHash, updatedAt } });
+}
+
+export async function dropDraft(db: Db, userId: string, path: string): Promise<void> {
+  await db.delete(drafts).where(and(eq(drafts.userId, userId), eq(drafts.path, path)));
+}
+
+/** The paths this person has unsaved edits in: the tree marks them. */
+export async function draftPaths(db: Db, userId: string): Promise<string[]> {
+  const rows = await db.select({ path: drafts.path }).from(drafts).where(eq(drafts.userId, userId));
+  return rows.map((row) => row.path);
+}
+
+/** A renamed file keeps its draft under the new name; a deleted one loses it. */
+export async function moveDrafts(db: Db, from: string, to: string | null): Promise<void> {
+  if (to === null) await db.delete(drafts).where(eq(drafts.path, from));
+  else await db.update(drafts).set({ path: to }).where(eq(drafts.path, from));
+}

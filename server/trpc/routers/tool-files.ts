@@ -1,0 +1,50 @@
+// Changing the tree's files from the editor: save (against the version it started from), drafts,
+// new, rename and delete. Every change goes through server/tree, which writes atomically.
+import { z } from "zod";
+import { getDb } from "@/server/db";
+import { env } from "@/server/env";
+import { dropDraft, moveDrafts, putDraft } from "@/server/tree/drafts";
+import { createFile, deleteFile, renameFile, saveFile, starterSource } from "@/server/tree/files";
+import { publicProcedure, router } from "../init";
+
+const filePath = z.string().min(1).max(200);
+const source = z.string().max(1_000_000);
+const hash = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const toolFilesRouter = router({
+  save: publicProcedure
+    .input(z.object({ path: filePath, source, baseHash: hash }))
+    .mutation(async ({ input, ctx }) => {
+      const saved = await saveFile(env().toolsDir, input.path, input.source, input.baseHash);
+      await dropDraft(await getDb(), ctx.actorId, input.path);
+      return saved;
+    }),
+
+  create: publicProcedure
+    .input(z.object({ path: filePath, source: source.optional() }))
+    .mutation(({ input }) => createFile(env().toolsDir, input.path, input.source ?? starterSource(input.path))),
+
+  rename: publicProcedure.input(z.object({ from: filePath, to: filePath })).mutation(async ({ input }) => {
+    await renameFile(env().toolsDir, input.from, input.to);
+    await moveDrafts(await getDb(), input.from, input.to);
+    return { path: input.to };
+  }),
+
+  remove: publicProcedure.input(z.object({ path: filePath })).mutation(async ({ input }) => {
+    await deleteFile(env().toolsDir, input.path);
+    await moveDrafts(await getDb(), input.path, null);
+    return { path: input.path };
+  }),
+
+  putDraft: publicProcedure
+    .input(z.object({ path: filePath, source, baseHash: hash }))
+    .mutation(async ({ input, ctx }) => {
+      await putDraft(await getDb(), ctx.actorId, input.path, input.source, input.baseHash);
+      return { savedAt: new Date() };
+    }),
+
+  dropDraft: publicProcedure.input(z.object({ path: filePath })).mutation(async ({ input, ctx }) => {
+    await dropDraft(await getDb(), ctx.actorId, input.path);
+    return { path: input.path };
+  }),
+});
