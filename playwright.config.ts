@@ -14,6 +14,12 @@ process.env.QUIVER_E2E_PORT ??= execFileSync(process.execPath, [
   "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
 ]).toString();
 process.env.QUIVER_E2E_DATA ??= fs.mkdtempSync(path.join(os.tmpdir(), "quiver-e2e-"));
+// The tests edit the tree: they get a copy of the studio's own, never the checkout's files.
+if (!process.env.QUIVER_E2E_TOOLS) {
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-e2e-tools-"));
+  fs.cpSync("tools", copy, { recursive: true, filter: (src) => !src.includes("__pycache__") });
+  process.env.QUIVER_E2E_TOOLS = copy;
+}
 const port = Number(process.env.QUIVER_E2E_PORT);
 
 export default defineConfig({
@@ -42,6 +48,7 @@ export default defineConfig({
       NEXT_TELEMETRY_DISABLED: "1",
       NEXT_MANUAL_SIG_HANDLE: "1",
       QUIVER_DATA_DIR: process.env.QUIVER_E2E_DATA,
+      QUIVER_TOOLS_DIR: process.env.QUIVER_E2E_TOOLS,
       // The main suite runs on the embedded database; postgres.spec.ts starts its own server.
       DATABASE_URL: "",
     },

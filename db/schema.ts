@@ -33,3 +33,21 @@ export const drafts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.path] })],
 );
+
+/** Calls saved from the editor's Try it panel, to run again later. Settings hold ${NAME} references, never secret values. */
+export const toolExamples = pgTable(
+  "tool_examples",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** The tree file the operation belongs to, e.g. "notes.py". */
+    path: text("path").notNull(),
+    /** The operation's name, e.g. "notes__write". */
+    tool: text("tool").notNull(),
+    title: text("title").notNull(),
+    args: jsonb("args").$type<Record<string, unknown>>().notNull(),
+    settings: jsonb("settings").$type<Record<string, unknown>>().notNull().default({}),
+    createdBy: text("created_by").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("tool_examples_path_idx").on(t.path)],
+);

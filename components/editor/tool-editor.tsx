@@ -23,6 +23,7 @@ import { ProblemsStrip } from "./problems-strip";
 import { QuickOpen } from "./quick-open";
 import { SchemaPreview } from "./schema-preview";
 import { SettingsPreview } from "./settings-preview";
+import { TRY_RUN_EVENT, TryItPanel } from "./try-it-panel";
 import { useDrafts } from "./use-drafts";
 import { useMonaco } from "./use-monaco";
 
@@ -334,8 +335,12 @@ export function ToolEditor({ initialPath }: { initialPath: string }) {
               language="python"
               keepCurrentModel
               options={{ fontSize: 13, minimap: { enabled: false }, scrollBeyondLastLine: false, tabSize: 4, automaticLayout: true }}
-              onMount={(mounted) => {
+              onMount={(mounted, loaded) => {
                 editorRef.current = mounted;
+                // Monaco keeps Ctrl/Cmd+Enter for itself; hand it to Try it as the page promises.
+                mounted.addCommand(loaded.KeyMod.CtrlCmd | loaded.KeyCode.Enter, () =>
+                  window.dispatchEvent(new Event(TRY_RUN_EVENT)),
+                );
                 mounted.focus();
               }}
               onChange={(value) => {
@@ -363,6 +368,7 @@ export function ToolEditor({ initialPath }: { initialPath: string }) {
           {[
             ["preview", "Schema preview"],
             ["settings", "Settings"],
+            ["try", "Try it"],
           ].map(([value, label]) => (
             <Tabs.Trigger
               key={value}
@@ -379,6 +385,9 @@ export function ToolEditor({ initialPath }: { initialPath: string }) {
         </Tabs.Content>
         <Tabs.Content value="settings" className="min-h-0 flex-1 overflow-auto">
           <SettingsPreview schema={shown?.settings_schema ?? null} />
+        </Tabs.Content>
+        <Tabs.Content value="try" forceMount className="min-h-0 flex-1 overflow-auto data-[state=inactive]:hidden">
+          <TryItPanel key={active} path={active} entry={shown} unsaved={buffer ? isDirty(buffer) : false} />
         </Tabs.Content>
       </Tabs.Root>
       <NewFileDialog

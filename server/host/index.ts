@@ -2,6 +2,7 @@
 // Edit when a new piece of server/host/ is meant for use outside it.
 export { hostFor, closeAll, type Host, type HostStatus } from "./supervisor";
 export { installDeps, type DepsSummary, type DepsOptions } from "./deps";
+export { tryCall, type TryEvent, type TryRequest } from "./try-call";
 export { HostError, MAX_TIMEOUT_S, type CallOptions } from "./client";
 export type { HostOptions } from "./command";
 export { resultText, type CallResult, type Catalog, type CatalogFile, type CatalogTool, type Content, type Outcome, type Progress, type SecretCheck } from "./protocol";

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { getDb } from "@/server/db";
 import { env } from "@/server/env";
 import { dropDraft, moveDrafts, putDraft } from "@/server/tree/drafts";
+import { moveExamples } from "@/server/tree/examples";
 import { createFile, deleteFile, renameFile, saveFile, starterSource } from "@/server/tree/files";
 import { publicProcedure, router } from "../init";
 
@@ -26,13 +27,17 @@ export const toolFilesRouter = router({
 
   rename: publicProcedure.input(z.object({ from: filePath, to: filePath })).mutation(async ({ input }) => {
     await renameFile(env().toolsDir, input.from, input.to);
-    await moveDrafts(await getDb(), input.from, input.to);
+    const db = await getDb();
+    await moveDrafts(db, input.from, input.to);
+    await moveExamples(db, input.from, input.to);
     return { path: input.to };
   }),
 
   remove: publicProcedure.input(z.object({ path: filePath })).mutation(async ({ input }) => {
     await deleteFile(env().toolsDir, input.path);
-    await moveDrafts(await getDb(), input.path, null);
+    const db = await getDb();
+    await moveDrafts(db, input.path, null);
+    await moveExamples(db, input.path, null);
     return { path: input.path };
   }),
 

@@ -8,6 +8,8 @@ import { getDraft } from "@/server/tree/drafts";
 import { readFile, treePath } from "@/server/tree/files";
 import { publicProcedure, router } from "../init";
 import { toolFilesRouter } from "./tool-files";
+import { toolHistoryRouter } from "./tool-history";
+import { toolTryRouter } from "./tool-try";
 
 const filePath = z.string().min(1).max(200);
 
@@ -29,4 +31,6 @@ export const toolsRouter = router({
     }),
 
   file: toolFilesRouter,
+  history: toolHistoryRouter,
+  try: toolTryRouter,
 });
