@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+from _helpers import plain_name
+
 NOTES = Path.home() / "notes"
 
 
@@ -13,7 +15,7 @@ def write(subject: str, body: str) -> str:
         body: The note itself, in markdown.
     """
     NOTES.mkdir(exist_ok=True)
-    path = NOTES / f"{subject}.md"
+    path = NOTES / f"{plain_name(subject, 'subject')}.md"
     path.write_text(body, encoding="utf-8")
     return f"wrote {len(body)} characters to {path}"
 
@@ -24,7 +26,7 @@ def read(subject: str) -> str:
     Args:
         subject: File name of the note, without a directory or an extension.
     """
-    path = NOTES / f"{subject}.md"
+    path = NOTES / f"{plain_name(subject, 'subject')}.md"
     if not path.exists():
         known = sorted(p.stem for p in NOTES.glob("*.md")) if NOTES.exists() else []
         raise FileNotFoundError(f"no note about {subject!r}; the subjects are: {', '.join(known) or 'none yet'}")

@@ -1,0 +1,240 @@
+"""One tools/call: find the offered operation, build its settings from
+`_meta`, check and confine its arguments, run it within its bound in a worker
+thread, and answer MCP content with an outcome (ok, refused, failed,
+transient, timeout) and the duration on every result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import inspect
+import os
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import quiver
+from quiver import Context, Refused, TransientError
+
+from .bounded import run_bounded
+from .confine import RootMissing, confine, resolve_root
+from .entries import Derived, Op
+from .errors import exception_text
+from .loader import Tree
+from .results import NotJson, content_of, cut_long, mask
+from .sessions import Sessions
+from .settings import SettingsError, build_settings
+from .validate import mismatch
+
+DEFAULT_SECONDS = 120.0
+MAX_SECONDS = 600.0
+MASK_FROM = 4  # shorter secret values would mask ordinary words
+
+
+@dataclass
+class Control:
+    """Lets the protocol stop waiting for a call the client cancelled."""
+
+    wake: threading.Event = field(default_factory=threading.Event)
+    cancelled: bool = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        self.wake.set()
+
+
+class Calls:
+    def __init__(self, tree: Tree, workdir: str | None = None) -> None:
+        self.tree = tree
+        self.workdir = workdir or os.getcwd()
+        self.sessions = Sessions()
+
+    def call(self, name: str, arguments: Any, meta: dict | None, *,
+             progress: Callable[[str], None] = lambda text: None,
+             control: Control | None = None) -> dict | None:
+        """The tools/call result, or None when the caller cancelled the call."""
+        started = time.monotonic()
+        meta = meta if isinstance(meta, dict) else {}
+        control = control or Control()
+        found = self.tree.catalog.find(name)
+        if found is None:
+            return _answer([_text(self._unknown(name))], "refused", started)
+        op, derived = found
+        session = meta.get("quiver/session")
+        secrets: list[str] = []
+        try:
+            settings = None
+            if derived.settings:
+                settings = build_settings(derived.settings, meta.get("quiver/settings"), derived.path)
+                secrets = [str(getattr(settings, n)) for n in derived.settings.secrets
+                           if getattr(settings, n) is not None]
+            witness = quiver._Witness()
+            ctx = self._context(derived, session, progress, witness, control)
+            kwargs = {} if op.style == "execute" else self._arguments(op, derived, arguments,
+                                                                      settings, ctx)
+        except Refused as exc:
+            return _answer([_text(exception_text(exc))], "refused", started)
+        except (SettingsError, RootMissing) as exc:
+            return _answer([_text(f"{type(exc).__name__}: {exc}")], "failed", started)
+
+        def work() -> Any:
+            token = quiver._CURRENT.set(witness)
+            try:
+                if op.style == "execute":
+                    value = op.func(arguments, ctx)
+                elif op.style == "method":
+                    value = getattr(self._instance(derived, session, ctx), op.attr)(**kwargs)
+                else:
+                    value = op.func(**kwargs)
+                if inspect.isawaitable(value):
+                    value = asyncio.run(_awaited(value))
+                return value
+            finally:
+                quiver._CURRENT.reset(token)
+
+        bound = _bound(op, arguments, meta)
+        finished = run_bounded(work, bound, control.wake, name=f"quiver-call-{op.name}")
+        if not finished.done:
+            if control.cancelled:
+                return None
+            return _answer([_text(f"TimeoutError: {op.name} did not finish within {bound:g} s; it "
+                                  "may have partly run, so check its effects before calling it "
+                                  "again.")], "timeout", started)
+        error = finished.error
+        if error is not None:
+            outcome = ("refused" if isinstance(error, Refused)
+                       else "transient" if isinstance(error, TransientError) else "failed")
+            return _answer([_text(exception_text(error))], outcome, started, secrets)
+        try:
+            content = content_of(finished.value, op.name)
+        except NotJson as exc:
+            return _answer([_text(f"TypeError: {exc}")], "failed", started, secrets)
+        return _answer(content, witness.outcome or "ok", started, secrets)
+
+    def _unknown(self, name: str) -> str:
+        names = list(self.tree.catalog.ops)
+        close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+        if close:
+            return (f"Unknown tool `{name}`; did you mean {' or '.join(close)}? Call one of them "
+                    "by its exact name.")
+        shown = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
+        return f"Unknown tool `{name}`; the tools offered are: {shown or 'none'}."
+
+    def _arguments(self, op: Op, derived: Derived, arguments: Any, settings: Any,
+                   ctx: Context) -> dict:
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, dict):
+            raise Refused(f"the arguments of {op.name} must be a JSON object of parameter names "
+                          "to values")
+        known = op.input_schema["properties"]
+        for key in arguments:
+            if key not in known:
+                raise Refused(f"{op.name} takes no argument `{key}`; its arguments are "
+                              f"{', '.join(known) or 'none'}")
+        root = None
+        kwargs: dict[str, Any] = {}
+        for param in op.signature.params:
+            if param.role == "settings":
+                kwargs[param.name] = settings
+            elif param.role == "context":
+                kwargs[param.name] = ctx
+            elif param.name in arguments or (param.role == "path" and "default" in param.schema):
+                # A Path's default is confined too: Path(".") means the root, not the host's folder.
+                value = arguments.get(param.name, param.schema.get("default"))
+                problem = None if value is None and param.nullable else mismatch(
+                    param.schema, value, f"`{param.name}` of {op.name}")
+                if problem:
+                    raise Refused(problem)
+                if param.role == "path" and value is not None:
+                    root = root or self._root(derived, settings)
+                    value = confine(value, root)
+                kwargs[param.name] = value
+            elif param.required:
+                raise Refused(f"{op.name} needs the argument `{param.name}`")
+            elif param.fill_none:
+                kwargs[param.name] = None
+        return kwargs
+
+    def _root(self, derived: Derived, settings: Any):
+        value = getattr(settings, derived.settings.root, None)
+        if not value:
+            raise SettingsError(f"the root setting `{derived.settings.root}` of {derived.path} is "
+                                "not set; choose the folder this source is confined to")
+        return resolve_root(value, self.workdir)
+
+    def _context(self, derived: Derived, session: str | None, progress: Callable[[str], None],
+                 witness: quiver._Witness, control: Control) -> Context:
+        return Context(call_id=str(uuid.uuid4()), workdir=self.workdir, session=session,
+                       file=derived.path, progress=progress,
+                       tool=lambda name: self._other(name, derived, session, progress, witness,
+                                                     control),
+                       witness=witness, cancelled=lambda: control.cancelled)
+
+    def _instance(self, derived: Derived, session: str | None, ctx: Context) -> Any:
+        cls = derived.cls
+        return self.sessions.instance(
+            derived, session, lambda: cls(ctx) if derived.init_takes_ctx else cls())
+
+    def _other(self, name: str, asking: Derived, session: str | None,
+               progress: Callable[[str], None], witness: quiver._Witness,
+               control: Control) -> Any:
+        """ctx.tool(name): the module of a functions file, or the session's instance."""
+        path = name if name.endswith(".py") else f"{name}.py"
+        if path == asking.path:
+            raise LookupError(f"a file cannot ask for itself with ctx.tool({name!r}); inside "
+                              f"{asking.path} use self, or call the function directly")
+        catalog = self.tree.catalog
+        derived = catalog.file(path)
+        if derived is None:
+            stems = ", ".join(d.stem for d in catalog.files if d.kind != "helper")
+            raise LookupError(f"no file {path} in this tree; ctx.tool takes the name of one of "
+                              f"its files: {stems or 'none'}")
+        if derived.module is None or not catalog.offered(derived):
+            raise LookupError(f"{path} has errors, so it offers nothing; fix it first")
+        if derived.cls is None:
+            return derived.module
+        ctx = self._context(derived, session, progress, witness, control)
+        return self._instance(derived, session, ctx)
+
+
+def _bound(op: Op, arguments: Any, meta: dict) -> float | None:
+    """The op's own timeout wins; else the caller's; else 120 s; never over 600 s."""
+    b = op.behaviour
+    if b["interactive"]:
+        return None
+    asked = arguments.get("timeout") if isinstance(arguments, dict) else None
+    if b["arg_timeout"] and _seconds(asked):
+        return min(float(asked), b["max_timeout"], MAX_SECONDS)
+    for seconds in (b["timeout"], meta.get("quiver/timeout")):
+        if _seconds(seconds):
+            return min(float(seconds), MAX_SECONDS)
+    return DEFAULT_SECONDS
+
+
+def _seconds(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+
+
+async def _awaited(awaitable: Any) -> Any:
+    return await awaitable
+
+
+def _text(text: str) -> dict:
+    return {"type": "text", "text": text}
+
+
+def _answer(content: list[dict], outcome: str, started: float,
+            secrets: list[str] | tuple = ()) -> dict:
+    meta: dict[str, Any] = {"quiver/outcome": outcome,
+                            "quiver/duration_ms": round((time.monotonic() - started) * 1000)}
+    hidden = [s for s in secrets if len(s) >= MASK_FROM]
+    for item in content:
+        if item["type"] == "text":
+            item["text"], kept = cut_long(mask(item["text"], hidden))
+            if kept and "quiver/truncated" not in meta:
+                meta["quiver/truncated"] = kept
+    return {"content": content, "isError": outcome != "ok", "_meta": meta}

@@ -1,0 +1,79 @@
+"""The tree at one moment: every file's entry in path order, the rules that
+span files (one tool name per tree: the later file is in error), and which
+operations are offered. Built once per change; tools/list only reads it.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Callable
+
+from .entries import Derived, Op
+
+
+class Catalog:
+    def __init__(self, files: list[Derived]) -> None:
+        self.files = sorted(files, key=lambda d: d.path)
+        self.clashes: dict[str, list[tuple[int, str]]] = {}
+        owner: dict[str, str] = {}
+        for derived in self.files:
+            for op in derived.ops:
+                if op.name in owner:
+                    self.clashes.setdefault(derived.path, []).append(
+                        (op.line, f"the tool name `{op.name}` is already taken by {owner[op.name]}, "
+                                  "which comes first; rename it (a tool is named file__function, "
+                                  'or SCHEMA["name"])'))
+                else:
+                    owner[op.name] = derived.path
+        self.ops: dict[str, tuple[Op, Derived]] = {}
+        for derived in self.files:
+            if self.offered(derived):
+                for op in derived.ops:
+                    self.ops[op.name] = (op, derived)
+
+    def offered(self, derived: Derived) -> bool:
+        return not derived.errors and derived.path not in self.clashes
+
+    def entries(self, detail: bool = False) -> list[dict]:
+        return [d.entry(detail, self.clashes.get(d.path, ())) for d in self.files]
+
+    def entry(self, path: str, detail: bool = False) -> dict | None:
+        for derived in self.files:
+            if derived.path == path:
+                return derived.entry(detail, self.clashes.get(path, ()))
+        return None
+
+    def file(self, path: str) -> Derived | None:
+        return next((d for d in self.files if d.path == path), None)
+
+    def find(self, name: str) -> tuple[Op, Derived] | None:
+        return self.ops.get(name)
+
+    def listing(self, gate: "CheckGate") -> list[dict]:
+        return [op.listing() for op, _ in self.ops.values()
+                if op.check is None or gate.allows(op.check)]
+
+
+class CheckGate:
+    """Seed 001's check(): asked before a tool is offered, cached 30 s; when it
+    raises, the last answer stands (none yet reads as unavailable)."""
+
+    TTL = 30.0
+
+    def __init__(self) -> None:
+        self._answers: dict[Callable, tuple[float, bool]] = {}
+
+    def allows(self, check: Callable[[], object]) -> bool:
+        now = time.monotonic()
+        cached = self._answers.get(check)
+        if cached and now - cached[0] < self.TTL:
+            return cached[1]
+        try:
+            answer = bool(check())
+        except Exception as exc:
+            print(f"quiver-toolhost: check() of {getattr(check, '__module__', '?')} raised "
+                  f"{type(exc).__name__}: {exc}; keeping its last answer", file=sys.stderr)
+            return cached[1] if cached else False
+        self._answers[check] = (now, answer)
+        return answer

@@ -1,0 +1,160 @@
+"""The MCP methods of the tool host over one tree: initialize, ping,
+tools/list, tools/call, progress and list_changed notifications, and Quiver's
+own quiver/catalog, quiver/preview and quiver/check_secret.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import sys
+import threading
+import traceback
+from typing import Any
+
+from quiver import Secret
+
+from . import VERSION
+from .bounded import run_bounded
+from .calls import Calls, Control
+from .catalog import CheckGate
+from .errors import exception_text
+from .loader import Tree
+from .protocol import INVALID_PARAMS, METHOD_NOT_FOUND, NO_REPLY, Connection, RpcError
+from .results import mask
+
+PROTOCOL_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+FILE_NAME = re.compile(r"^[^/\\]+\.py$")
+CHECK_SECRET_SECONDS = 10.0
+# Requests that run user code, or wait on it, get a thread of their own.
+THREADED = {"tools/call", "quiver/preview", "quiver/check_secret"}
+
+
+class Host:
+    def __init__(self, tree: Tree, connection: Connection, watch_interval: float = 1.0,
+                 workdir: str | None = None) -> None:
+        self.tree = tree
+        self.connection = connection
+        self.calls = Calls(tree, workdir)
+        self.gate = CheckGate()
+        self.watch_interval = watch_interval
+        self.initialized = False
+        self._controls: dict[Any, Control] = {}
+        self.methods = {
+            "initialize": self.initialize, "ping": lambda params, _id: {},
+            "tools/list": self.list_tools, "tools/call": self.call_tool,
+            "quiver/catalog": self.catalog, "quiver/preview": self.preview,
+            "quiver/check_secret": self.check_secret,
+        }
+
+    def serve(self) -> None:
+        self.tree.refresh()
+        if self.watch_interval > 0:
+            threading.Thread(target=self._watch, name="quiver-watch", daemon=True).start()
+        self.connection.serve(self.handle, self.notice, lambda method: method in THREADED)
+
+    def refresh(self) -> None:
+        """Re-import moved files, drop their instances, and tell the client."""
+        changed = self.tree.refresh()
+        if changed:
+            self.calls.sessions.drop_files(changed)
+            if self.initialized:
+                self.connection.notify("notifications/tools/list_changed")
+
+    def _watch(self) -> None:
+        while not self.connection.closed.wait(self.watch_interval):
+            try:
+                self.refresh()
+            except Exception:
+                traceback.print_exc(file=sys.stderr)
+
+    def handle(self, method: str, params: dict, request_id: Any) -> Any:
+        handler = self.methods.get(method)
+        if handler is None:
+            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
+        return handler(params, request_id)
+
+    def notice(self, method: str, params: dict) -> None:
+        if method == "notifications/initialized":
+            self.initialized = True
+        elif method == "notifications/cancelled":
+            control = self._controls.get(params.get("requestId"))
+            if control:
+                control.cancel()
+
+    def initialize(self, params: dict, _id: Any) -> dict:
+        asked = params.get("protocolVersion")
+        self.initialized = True
+        return {"protocolVersion": asked if asked in PROTOCOL_VERSIONS else PROTOCOL_VERSIONS[0],
+                "capabilities": {"tools": {"listChanged": True}},
+                "serverInfo": {"name": "quiver-toolhost", "version": VERSION}}
+
+    def list_tools(self, params: dict, _id: Any) -> dict:
+        self.refresh()
+        return {"tools": self.tree.catalog.listing(self.gate)}
+
+    def call_tool(self, params: dict, request_id: Any) -> Any:
+        name = params.get("name")
+        if not isinstance(name, str):
+            raise RpcError(INVALID_PARAMS, "tools/call needs the tool's `name`")
+        self.refresh()
+        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+        control = self._controls[request_id] = Control()
+        try:
+            result = self.calls.call(name, params.get("arguments"), meta,
+                                     progress=self._progress(meta.get("progressToken")),
+                                     control=control)
+        finally:
+            self._controls.pop(request_id, None)
+        return NO_REPLY if result is None else result
+
+    def _progress(self, token: Any):
+        counter = itertools.count(1)
+
+        def send(text: str) -> None:
+            if token is not None:
+                self.connection.notify("notifications/progress", {
+                    "progressToken": token, "progress": next(counter), "message": text})
+        return send
+
+    def catalog(self, params: dict, _id: Any) -> dict:
+        self.refresh()
+        return {"files": self.tree.catalog.entries(detail=params.get("detail") is True)}
+
+    def preview(self, params: dict, _id: Any) -> dict:
+        path, source = params.get("path"), params.get("source")
+        if not isinstance(path, str) or not FILE_NAME.match(path):
+            raise RpcError(INVALID_PARAMS, "quiver/preview needs `path`, a file of the tree such as "
+                                           '"notes.py" (flat, ending in .py)')
+        if not isinstance(source, str):
+            raise RpcError(INVALID_PARAMS, "quiver/preview needs `source`, the unsaved text")
+        self.refresh()
+        return self.tree.preview(path, source, detail=params.get("detail") is True)
+
+    def check_secret(self, params: dict, _id: Any) -> dict:
+        path, field, value = params.get("path"), params.get("field"), params.get("value")
+        if not all(isinstance(v, str) for v in (path, field, value)):
+            raise RpcError(INVALID_PARAMS, "quiver/check_secret needs `path`, `field` and `value`, "
+                                           "all strings")
+        self.refresh()
+        derived = self.tree.catalog.file(path)
+        if derived is None or derived.module is None:
+            raise RpcError(INVALID_PARAMS, f"no loadable file {path} in this tree")
+        secrets = derived.settings.secrets if derived.settings else []
+        if field not in secrets:
+            raise RpcError(INVALID_PARAMS, f"{path} has no Secret setting `{field}`; its secret "
+                                           f"settings are: {', '.join(secrets) or 'none'}")
+        check = vars(derived.module).get("check_secret")
+        if not callable(check):
+            return {"ok": True, "message": None}
+        finished = run_bounded(lambda: check(field, Secret(value)), CHECK_SECRET_SECONDS,
+                               name="quiver-check-secret")
+        if not finished.done:
+            message = f"check_secret did not answer within {CHECK_SECRET_SECONDS:g} s"
+        elif finished.error is not None:
+            message = exception_text(finished.error)
+        else:
+            message = None if finished.value is None else str(finished.value)
+        if message is None:
+            return {"ok": True, "message": None}
+        return {"ok": False, "message": mask(message, [value] if value else [])}

@@ -1,0 +1,121 @@
+"""Entry point of the Quiver tool host.
+
+    python3 run.py serve --tree DIR [--watch-interval 1.0] [--limit-as MB] [--limit-cpu S]
+                         [--limit-nofile N] [--limit-nproc N] [--site DIR]
+    python3 run.py deps --tree DIR --site DIR --log FILE [--budget 240] [--pip-arg ARG ...]
+
+`serve` speaks MCP (newline-delimited JSON-RPC) on stdin/stdout; `deps` installs
+the tree's dependencies and prints one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+if sys.path[0] != HERE:
+    sys.path.insert(0, HERE)
+
+
+def _limits(args: argparse.Namespace) -> None:
+    import resource
+
+    wanted = [(resource.RLIMIT_AS, args.limit_as and args.limit_as * 1024 * 1024),
+              (resource.RLIMIT_CPU, args.limit_cpu), (resource.RLIMIT_NOFILE, args.limit_nofile),
+              (resource.RLIMIT_NPROC, args.limit_nproc)]
+    for kind, value in wanted:
+        if value:
+            _, hard = resource.getrlimit(kind)
+            value = value if hard == resource.RLIM_INFINITY else min(value, hard)
+            resource.setrlimit(kind, (value, value))
+
+
+def _protocol_streams():
+    """Keep fds 0 and 1 for the protocol alone: a tool's print(), input() or a
+    child process it starts must not write into (or read from) the JSON-RPC stream."""
+    # Buffered both ways: readline on a raw fd reads a byte per system call, and a
+    # raw write may write only part of a long message.
+    protocol_in = os.fdopen(os.dup(0), "rb")
+    protocol_out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    sys.stdout = sys.stderr
+    sys.stdin = open(os.devnull, encoding="utf-8")
+    return protocol_in, protocol_out
+
+
+def serve(args: argparse.Namespace) -> int:
+    tree = os.path.abspath(args.tree)
+    if not os.path.isdir(tree):
+        print(f"quiver-toolhost: the tree {tree} is not a folder", file=sys.stderr)
+        return 2
+    if args.site and os.path.isdir(args.site):
+        sys.path.insert(1, os.path.abspath(args.site))  # before site-packages: the tree's pins win
+    # Seed 000: the tools folder and its parent are both on sys.path. Last, so a
+    # tree file never shadows a module the host imports.
+    sys.path.extend([tree, os.path.dirname(tree)])
+    _limits(args)
+    reader, writer = _protocol_streams()
+
+    from quiverhost.loader import Tree
+    from quiverhost.protocol import Connection
+    from quiverhost.server import Host
+
+    Host(Tree(tree), Connection(reader, writer), args.watch_interval).serve()
+    return 0
+
+
+def deps(args: argparse.Namespace) -> int:
+    from quiverhost.deps import install
+
+    summary = install(args.tree, args.site, args.log, args.budget, args.pip_arg)
+    print(json.dumps(summary), flush=True)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="run.py", description="The Quiver tool host.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("serve", help="serve a tree over MCP on stdio")
+    run.add_argument("--tree", required=True, help="the folder of tool files")
+    run.add_argument("--watch-interval", type=float, default=1.0,
+                     help="seconds between looks for changed files (0: only on list and call)")
+    run.add_argument("--limit-as", type=int, help="address space, in MB")
+    run.add_argument("--limit-cpu", type=int, help="CPU seconds")
+    run.add_argument("--limit-nofile", type=int)
+    run.add_argument("--limit-nproc", type=int)
+    run.add_argument("--site", help="folder of installed dependencies (from `deps`)")
+    run.set_defaults(func=serve)
+    install = commands.add_parser("deps", help="install the tree's dependencies")
+    install.add_argument("--tree", required=True)
+    install.add_argument("--site", required=True)
+    install.add_argument("--log", required=True)
+    install.add_argument("--budget", type=float, default=240.0)
+    install.add_argument("--pip-arg", action="append", default=[],
+                         help="one more argument for pip (repeat it)")
+    install.set_defaults(func=deps)
+    args = parser.parse_args(_join_pip_args(sys.argv[1:] if argv is None else argv))
+    return args.func(args)
+
+
+def _join_pip_args(argv: list[str]) -> list[str]:
+    """`--pip-arg --no-index` as `--pip-arg=--no-index`: argparse would read a
+    value that starts with a dash as an option of its own."""
+    joined, index = [], 0
+    while index < len(argv):
+        if argv[index] == "--pip-arg" and index + 1 < len(argv):
+            joined.append(f"--pip-arg={argv[index + 1]}")
+            index += 2
+        else:
+            joined.append(argv[index])
+            index += 1
+    return joined
+
+
+if __name__ == "__main__":
+    sys.exit(main())
