@@ -80,10 +80,14 @@ export function TreeTable() {
                     </Link>
                   </td>
                   <td className="py-2">
-                    {file.title ?? <span className="text-zinc-400">—</span>}
+                    {/* Without a TITLE the file's own first docstring line is what a person reads. */}
+                    {file.title ? <span className="block">{file.title}</span> : null}
                     {file.description ? (
-                      <span className="block max-w-md truncate text-xs text-zinc-500">{file.description}</span>
+                      <span className={`block max-w-md truncate ${file.title ? "text-xs text-zinc-500" : ""}`}>
+                        {file.description}
+                      </span>
                     ) : null}
+                    {!file.title && !file.description ? <span className="text-zinc-400">—</span> : null}
                   </td>
                   <td className="py-2 text-zinc-600 dark:text-zinc-400">{file.kind ? kindLabels[file.kind] : "—"}</td>
                   <td className="py-2 text-right tabular-nums">{file.kind === "helper" ? "—" : file.operations}</td>
