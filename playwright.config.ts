@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { adminState, ownerEnv } from "./tests/e2e/support/accounts";
 import { chromiumArgs, chromiumPath } from "./tests/e2e/support/browser";
 
 // The config is read again by every worker: choose the port and folder once, in the runner,
@@ -35,7 +36,14 @@ export default defineConfig({
     trace: "retain-on-failure",
     launchOptions: { executablePath: chromiumPath(), args: chromiumArgs },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  projects: [
+    { name: "setup", testMatch: /auth\.setup\.ts/ },
+    {
+      name: "chromium",
+      dependencies: ["setup"],
+      use: { ...devices["Desktop Chrome"], channel: undefined, storageState: adminState },
+    },
+  ],
   webServer: {
     command: `node node_modules/next/dist/bin/next start -p ${port} -H 127.0.0.1`,
     url: `http://127.0.0.1:${port}/api/health`,
@@ -49,6 +57,7 @@ export default defineConfig({
       NEXT_MANUAL_SIG_HANDLE: "1",
       QUIVER_DATA_DIR: process.env.QUIVER_E2E_DATA,
       QUIVER_TOOLS_DIR: process.env.QUIVER_E2E_TOOLS,
+      ...ownerEnv,
       // The main suite runs on the embedded database; postgres.spec.ts starts its own server.
       DATABASE_URL: "",
     },

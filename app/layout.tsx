@@ -1,8 +1,10 @@
-// The frame every page sits in: the left rail and the page beside it.
+// The frame every page sits in: the left rail (for a signed-in person) and the page beside it.
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { Rail } from "@/components/frame/rail";
 import { TRPCReactProvider } from "@/components/trpc/provider";
+import { sessionUser } from "@/server/auth/session";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -11,13 +13,14 @@ export const metadata: Metadata = {
   icons: { icon: "/quiver.svg" },
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const user = await sessionUser(await headers()).catch(() => null);
   return (
     <html lang="en">
       <body className="min-h-screen font-sans">
         <TRPCReactProvider>
           <div className="flex min-h-screen">
-            <Rail />
+            {user ? <Rail user={user} /> : null}
             <main className="min-w-0 flex-1">{children}</main>
           </div>
         </TRPCReactProvider>

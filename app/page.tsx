@@ -2,8 +2,12 @@
 import Link from "next/link";
 import { ArrowRight, FileCode2 } from "lucide-react";
 import { PageHeader } from "@/components/frame/page-header";
+import { pageUser } from "@/server/auth/guard";
 
-export default function HomePage() {
+export const dynamic = "force-dynamic";
+
+export default async function HomePage() {
+  await pageUser("/");
   return (
     <>
       <PageHeader

@@ -14,6 +14,12 @@ const schema = z.object({
   QUIVER_DATA_DIR: z.string().min(1).default(".quiver"),
   QUIVER_TOOLS_DIR: z.string().min(1).default("tools"),
   QUIVER_PYTHON: z.string().min(1).default("python3"),
+  // 32 bytes, as 64 hex digits or base64; without it the studio keeps a key file in the data folder.
+  QUIVER_SECRET_KEY: z.string().min(1).optional(),
+  // Where people reach the studio, e.g. https://quiver.example.com: makes session cookies Secure on https.
+  QUIVER_BASE_URL: z.string().url("QUIVER_BASE_URL must be a URL such as https://quiver.example.com").optional(),
+  QUIVER_ADMIN_EMAIL: z.string().email("QUIVER_ADMIN_EMAIL must be an email address").optional(),
+  QUIVER_ADMIN_PASSWORD: z.string().min(12, "QUIVER_ADMIN_PASSWORD must be at least 12 characters").optional(),
 });
 
 export type Env = {
@@ -25,6 +31,12 @@ export type Env = {
   /** Absolute folder of the tool tree. */
   toolsDir: string;
   python: string;
+  /** The studio key as given, or undefined to use (or create) the key file in the data folder. */
+  secretKey: string | undefined;
+  /** The studio's public address, when it is known; sessions then use Secure cookies on https. */
+  baseUrl: string | undefined;
+  /** The owner account to create at start-up when there is none (deployments and tests). */
+  admin: { email: string; password: string } | undefined;
 };
 
 export function parseEnv(source: Record<string, string | undefined>, cwd = process.cwd()): Env {
@@ -34,6 +46,9 @@ export function parseEnv(source: Record<string, string | undefined>, cwd = proce
     throw new Error(`Quiver's configuration is invalid: ${problems.join("; ")}`);
   }
   const v = parsed.data;
+  if (!!v.QUIVER_ADMIN_EMAIL !== !!v.QUIVER_ADMIN_PASSWORD) {
+    throw new Error("Quiver's configuration is invalid: set QUIVER_ADMIN_EMAIL and QUIVER_ADMIN_PASSWORD together, or neither.");
+  }
   return {
     nodeEnv: v.NODE_ENV,
     port: v.PORT,
@@ -41,6 +56,12 @@ export function parseEnv(source: Record<string, string | undefined>, cwd = proce
     dataDir: path.resolve(cwd, v.QUIVER_DATA_DIR),
     toolsDir: path.resolve(cwd, v.QUIVER_TOOLS_DIR),
     python: v.QUIVER_PYTHON,
+    secretKey: v.QUIVER_SECRET_KEY,
+    baseUrl: v.QUIVER_BASE_URL?.replace(/\/+$/, ""),
+    admin:
+      v.QUIVER_ADMIN_EMAIL && v.QUIVER_ADMIN_PASSWORD
+        ? { email: v.QUIVER_ADMIN_EMAIL.toLowerCase(), password: v.QUIVER_ADMIN_PASSWORD }
+        : undefined,
   };
 }
 

@@ -1,20 +1,36 @@
 // What the Node server does once when it starts: open and migrate the database, note the start,
 // and close cleanly on SIGTERM/SIGINT (without a clean close PGlite's serial ids jump: pitfall 3).
+import type { Db } from "@/db/client";
 import { recordAudit } from "./audit/record";
+import { createOwner, userCount } from "./auth/users";
 import { closeDatabase, startDatabase } from "./db";
 import { env } from "./env";
 import { closeAll } from "./host";
+import { checkKey, studioKey } from "./secrets/key";
+import { markStartupDone, markStartupFailed } from "./startup-state";
 
 export async function startStudio(): Promise<void> {
   installShutdown();
   try {
     const { db, kind } = await startDatabase();
+    await checkKey(db, studioKey().key, studioKey().source);
     await recordAudit(db, { actor: "studio", action: "studio.started", detail: { db: kind, pid: process.pid } });
+    await createOwnerFromEnv(db);
+    markStartupDone();
     console.log(`[quiver] database ready (${kind}); tools from ${env().toolsDir}`);
   } catch (err) {
     // Keep serving so /api/health can say what is wrong instead of a bare 500 (pitfall 4).
     console.error(`[quiver] start-up failed: ${(err as Error).message}`);
+    markStartupFailed(err as Error);
   }
+}
+
+/** QUIVER_ADMIN_EMAIL and QUIVER_ADMIN_PASSWORD make the owner without a browser, once. */
+async function createOwnerFromEnv(db: Db): Promise<void> {
+  const admin = env().admin;
+  if (!admin || (await userCount(db)) > 0) return;
+  await createOwner(db, { email: admin.email, name: "Admin", password: admin.password });
+  console.log(`[quiver] created the owner account ${admin.email}`);
 }
 
 function installShutdown(): void {

@@ -6,7 +6,7 @@ import * as Tabs from "@radix-ui/react-tabs";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import type { editor } from "monaco-editor";
-import { Pencil, Save, Trash2 } from "lucide-react";
+import { Pencil, Save, Trash2, Upload } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from "react";
 import { NewFileDialog } from "@/components/tools/new-file-dialog";
@@ -23,6 +23,8 @@ import { ProblemsStrip } from "./problems-strip";
 import { QuickOpen } from "./quick-open";
 import { SchemaPreview } from "./schema-preview";
 import { SettingsPreview } from "./settings-preview";
+import { HistoryPanel } from "./history-panel";
+import { PublishDialog } from "./publish-dialog";
 import { TRY_RUN_EVENT, TryItPanel } from "./try-it-panel";
 import { useDrafts } from "./use-drafts";
 import { useMonaco } from "./use-monaco";
@@ -30,7 +32,7 @@ import { useMonaco } from "./use-monaco";
 /** The issue allows at most 150 ms between the last keystroke and the preview request. */
 export const PREVIEW_DEBOUNCE_MS = 120;
 
-type Dialogs = "new" | "rename" | "delete" | "open" | null;
+type Dialogs = "new" | "rename" | "delete" | "open" | "publish" | null;
 
 function urlFor(path: string) {
   return `/tools/${encodeURIComponent(path)}`;
@@ -284,6 +286,9 @@ export function ToolEditor({ initialPath }: { initialPath: string }) {
             <Button variant="ghost" size="sm" onClick={() => { setFileActionError(null); setDialog("delete"); }} disabled={!buffer}>
               <Trash2 aria-hidden className="h-3.5 w-3.5" /> Delete
             </Button>
+            <Button variant="secondary" size="sm" onClick={() => setDialog("publish")}>
+              <Upload aria-hidden className="h-3.5 w-3.5" /> Publish
+            </Button>
             <Button
               variant="primary"
               size="sm"
@@ -369,6 +374,7 @@ export function ToolEditor({ initialPath }: { initialPath: string }) {
             ["preview", "Schema preview"],
             ["settings", "Settings"],
             ["try", "Try it"],
+            ["history", "History"],
           ].map(([value, label]) => (
             <Tabs.Trigger
               key={value}
@@ -389,12 +395,16 @@ export function ToolEditor({ initialPath }: { initialPath: string }) {
         <Tabs.Content value="try" forceMount className="min-h-0 flex-1 overflow-auto data-[state=inactive]:hidden">
           <TryItPanel key={active} path={active} entry={shown} unsaved={buffer ? isDirty(buffer) : false} />
         </Tabs.Content>
+        <Tabs.Content value="history" className="min-h-0 flex-1 overflow-auto">
+          <HistoryPanel path={active} />
+        </Tabs.Content>
       </Tabs.Root>
       <NewFileDialog
         open={dialog === "new"}
         onOpenChange={(o) => setDialog(o ? "new" : null)}
         onCreated={(path) => void open(path)}
       />
+      <PublishDialog open={dialog === "publish"} onOpenChange={(o) => setDialog(o ? "publish" : null)} />
       <QuickOpen
         open={dialog === "open"}
         onOpenChange={(o) => setDialog(o ? "open" : null)}

@@ -11,7 +11,7 @@ import { NewFileDialog } from "./new-file-dialog";
 const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 const kindLabels = { functions: "Functions", class: "Class", module: "Module", helper: "Helper" } as const;
 
-export function TreeTable() {
+export function TreeTable({ canEdit }: { canEdit: boolean }) {
   const trpc = useTRPC();
   const { data } = useSuspenseQuery(trpc.tools.files.queryOptions());
   const [query, setQuery] = useState("");
@@ -24,12 +24,12 @@ export function TreeTable() {
     );
   }, [data.files, query]);
 
-  const newButton = (
+  const newButton = canEdit ? (
     <Button variant="primary" onClick={() => setCreating(true)}>
       <Plus aria-hidden className="h-4 w-4" />
       New tool file
     </Button>
-  );
+  ) : null;
 
   return (
     <section className="px-8 py-6" aria-label="Tool files">
@@ -75,9 +75,13 @@ export function TreeTable() {
               {shown.map((file) => (
                 <tr key={file.path} className="border-b border-zinc-100 hover:bg-zinc-50 dark:border-zinc-900 dark:hover:bg-zinc-900">
                   <td className="py-2 font-mono">
-                    <Link href={`/tools/${encodeURIComponent(file.path)}`} className="hover:text-accent hover:underline">
-                      {file.path}
-                    </Link>
+                    {canEdit ? (
+                      <Link href={`/tools/${encodeURIComponent(file.path)}`} className="hover:text-accent hover:underline">
+                        {file.path}
+                      </Link>
+                    ) : (
+                      file.path
+                    )}
                   </td>
                   <td className="py-2">
                     {/* Without a TITLE the file's own first docstring line is what a person reads. */}

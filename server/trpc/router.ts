@@ -1,9 +1,17 @@
 // The studio's API: one sub-router per domain.
 import { router } from "./init";
+import { accountRouter } from "./routers/account";
+import { auditRouter } from "./routers/audit";
+import { secretsRouter } from "./routers/secrets";
 import { toolsRouter } from "./routers/tools";
+import { usersRouter } from "./routers/users";
 
 export const appRouter = router({
+  account: accountRouter,
+  audit: auditRouter,
+  secrets: secretsRouter,
   tools: toolsRouter,
+  users: usersRouter,
 });
 
 export type AppRouter = typeof appRouter;

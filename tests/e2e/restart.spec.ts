@@ -8,6 +8,8 @@ import { openDatabase } from "@/db/client";
 import { audit } from "@/db/schema";
 import { startStudio } from "./support/studio-process";
 
+test.use({ storageState: { cookies: [], origins: [] } });
+
 test("a restarted studio keeps what it stored, and a clean stop releases the data folder", async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-restart-"));
   for (let start = 0; start < 2; start++) {

@@ -6,26 +6,26 @@ import { env } from "@/server/env";
 import { dropDraft, moveDrafts, putDraft } from "@/server/tree/drafts";
 import { moveExamples } from "@/server/tree/examples";
 import { createFile, deleteFile, renameFile, saveFile, starterSource } from "@/server/tree/files";
-import { publicProcedure, router } from "../init";
+import { developerProcedure, router } from "../init";
 
 const filePath = z.string().min(1).max(200);
 const source = z.string().max(1_000_000);
 const hash = z.string().regex(/^[0-9a-f]{64}$/);
 
 export const toolFilesRouter = router({
-  save: publicProcedure
+  save: developerProcedure
     .input(z.object({ path: filePath, source, baseHash: hash }))
     .mutation(async ({ input, ctx }) => {
       const saved = await saveFile(env().toolsDir, input.path, input.source, input.baseHash);
-      await dropDraft(await getDb(), ctx.actorId, input.path);
+      await dropDraft(await getDb(), ctx.user.id, input.path);
       return saved;
     }),
 
-  create: publicProcedure
+  create: developerProcedure
     .input(z.object({ path: filePath, source: source.optional() }))
     .mutation(({ input }) => createFile(env().toolsDir, input.path, input.source ?? starterSource(input.path))),
 
-  rename: publicProcedure.input(z.object({ from: filePath, to: filePath })).mutation(async ({ input }) => {
+  rename: developerProcedure.input(z.object({ from: filePath, to: filePath })).mutation(async ({ input }) => {
     await renameFile(env().toolsDir, input.from, input.to);
     const db = await getDb();
     await moveDrafts(db, input.from, input.to);
@@ -33,7 +33,7 @@ export const toolFilesRouter = router({
     return { path: input.to };
   }),
 
-  remove: publicProcedure.input(z.object({ path: filePath })).mutation(async ({ input }) => {
+  remove: developerProcedure.input(z.object({ path: filePath })).mutation(async ({ input }) => {
     await deleteFile(env().toolsDir, input.path);
     const db = await getDb();
     await moveDrafts(db, input.path, null);
@@ -41,15 +41,15 @@ export const toolFilesRouter = router({
     return { path: input.path };
   }),
 
-  putDraft: publicProcedure
+  putDraft: developerProcedure
     .input(z.object({ path: filePath, source, baseHash: hash }))
     .mutation(async ({ input, ctx }) => {
-      await putDraft(await getDb(), ctx.actorId, input.path, input.source, input.baseHash);
+      await putDraft(await getDb(), ctx.user.id, input.path, input.source, input.baseHash);
       return { savedAt: new Date() };
     }),
 
-  dropDraft: publicProcedure.input(z.object({ path: filePath })).mutation(async ({ input, ctx }) => {
-    await dropDraft(await getDb(), ctx.actorId, input.path);
+  dropDraft: developerProcedure.input(z.object({ path: filePath })).mutation(async ({ input, ctx }) => {
+    await dropDraft(await getDb(), ctx.user.id, input.path);
     return { path: input.path };
   }),
 });

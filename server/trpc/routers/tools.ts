@@ -6,7 +6,7 @@ import { env } from "@/server/env";
 import { hostFor } from "@/server/host";
 import { getDraft } from "@/server/tree/drafts";
 import { readFile, treePath } from "@/server/tree/files";
-import { publicProcedure, router } from "../init";
+import { builderProcedure, developerProcedure, router } from "../init";
 import { toolFilesRouter } from "./tool-files";
 import { toolHistoryRouter } from "./tool-history";
 import { toolTryRouter } from "./tool-try";
@@ -14,16 +14,16 @@ import { toolTryRouter } from "./tool-try";
 const filePath = z.string().min(1).max(200);
 
 export const toolsRouter = router({
-  files: publicProcedure.query(() => treeOverview(env().toolsDir)),
+  files: builderProcedure.query(() => treeOverview(env().toolsDir)),
 
-  read: publicProcedure.input(z.object({ path: filePath })).query(async ({ input, ctx }) => {
+  read: builderProcedure.input(z.object({ path: filePath })).query(async ({ input, ctx }) => {
     const file = await readFile(env().toolsDir, input.path);
-    const draft = await getDraft(await getDb(), ctx.actorId, input.path);
+    const draft = await getDraft(await getDb(), ctx.user.id, input.path);
     return { file, draft };
   }),
 
   /** What the model would be offered from an unsaved buffer; the tree on disk is untouched. */
-  preview: publicProcedure
+  preview: developerProcedure
     .input(z.object({ path: filePath, source: z.string().max(1_000_000) }))
     .mutation(({ input }) => {
       treePath(env().toolsDir, input.path);

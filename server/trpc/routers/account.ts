@@ -1,0 +1,21 @@
+// The signed-in person, and the studio's first account.
+import { z } from "zod";
+import { createOwner, userCount } from "@/server/auth/users";
+import { getDb } from "@/server/db";
+import { publicProcedure, router } from "../init";
+
+export const accountRouter = router({
+  /** Who is signed in (or nobody), and whether the studio still needs its owner. */
+  me: publicProcedure.query(async ({ ctx }) => ({
+    user: ctx.user,
+    needsOwner: (await userCount(await getDb())) === 0,
+  })),
+
+  /** The first visitor makes the owner account; refused once any account exists. */
+  createOwner: publicProcedure
+    .input(z.object({ name: z.string().trim().min(1).max(100), email: z.string().trim().email(), password: z.string().min(12).max(256) }))
+    .mutation(async ({ input }) => {
+      const owner = await createOwner(await getDb(), input);
+      return { id: owner.id, email: owner.email };
+    }),
+});

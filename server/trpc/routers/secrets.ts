@@ -1,0 +1,37 @@
+// Settings → Secrets, and the secret pickers: admins manage secrets; everyone else sees names and descriptions.
+// No procedure here returns a value: values go in (create, rotate) and only ever reach a tool.
+import { z } from "zod";
+import { getDb } from "@/server/db";
+import { env } from "@/server/env";
+import { checkBinding } from "@/server/secrets/check";
+import { DESCRIPTION_MAX, NAME_MAX, VALUE_MAX } from "@/server/secrets/names";
+import { createSecret, deleteSecret, listSecrets, rotateSecret, secretNames } from "@/server/secrets/store";
+import { adminProcedure, builderProcedure, developerProcedure, router } from "../init";
+
+// Shape only; the store's own checks give the sentences (names.ts), so a form shows the same words either way.
+const name = z.string().max(NAME_MAX + 1);
+const value = z.string().max(VALUE_MAX + 1);
+const description = z.string().max(DESCRIPTION_MAX + 1);
+
+export const secretsRouter = router({
+  list: adminProcedure.query(async () => listSecrets(await getDb())),
+
+  names: builderProcedure.query(async () => secretNames(await getDb())),
+
+  create: adminProcedure
+    .input(z.object({ name, value, description: description.optional() }))
+    .mutation(async ({ input, ctx }) => createSecret(await getDb(), ctx.user.id, input)),
+
+  rotate: adminProcedure
+    .input(z.object({ name, value, description: description.optional() }))
+    .mutation(async ({ input, ctx }) => rotateSecret(await getDb(), ctx.user.id, input)),
+
+  remove: adminProcedure
+    .input(z.object({ name }))
+    .mutation(async ({ input, ctx }) => deleteSecret(await getDb(), ctx.user.id, input.name)),
+
+  /** The file's check_secret on the named secret, for the sentence beside a picker; the value never leaves. */
+  checkBinding: developerProcedure
+    .input(z.object({ path: z.string().min(1).max(200), field: z.string().min(1).max(200), name }))
+    .query(async ({ input, ctx }) => checkBinding(await getDb(), env().toolsDir, input, ctx.user.id)),
+});

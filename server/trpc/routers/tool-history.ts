@@ -1,0 +1,31 @@
+// Publish and History: commit the checked tree as a version, list a file's versions, compare two of them.
+// Mounted as tools.history; the work is in server/tree/publish.ts and server/tree/history.ts.
+import { z } from "zod";
+import { env } from "@/server/env";
+import { COMMIT, WORKING, compareVersions, listVersions } from "@/server/tree/history";
+import { publish } from "@/server/tree/publish";
+import { builderProcedure, developerProcedure, router } from "../init";
+
+const filePath = z.string().min(1).max(200);
+const version = z.union([z.literal(WORKING), z.string().regex(COMMIT, "A version is a commit hash or “working”.")]);
+
+export const toolHistoryRouter = router({
+  publish: developerProcedure
+    .input(z.object({ message: z.string().trim().min(1, "Say in a few words what changed.").max(5_000) }))
+    .mutation(({ input, ctx }) =>
+      publish({
+        tree: env().toolsDir,
+        dataDir: env().dataDir,
+        message: input.message,
+        identity: { name: ctx.user.name, email: ctx.user.email },
+      }),
+    ),
+
+  versions: builderProcedure
+    .input(z.object({ path: filePath }))
+    .query(({ input }) => listVersions({ tree: env().toolsDir, dataDir: env().dataDir, path: input.path })),
+
+  compare: developerProcedure
+    .input(z.object({ path: filePath, from: version, to: version }))
+    .query(({ input }) => compareVersions({ tree: env().toolsDir, dataDir: env().dataDir, ...input })),
+});
