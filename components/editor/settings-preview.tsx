@@ -1,6 +1,9 @@
 "use client";
-// The file's settings as the form a builder will fill: never part of what the model sees.
-import { Folder, KeyRound } from "lucide-react";
+// The file's settings as the form a builder will fill: never part of what the model sees. A Secret setting is
+// the same live picker the builder gets (names only, check_secret's sentence), so its help can be tried here.
+import { Folder } from "lucide-react";
+import { useState } from "react";
+import { SecretPicker } from "@/components/secrets/secret-picker";
 
 type Field = {
   type?: string;
@@ -11,7 +14,8 @@ type Field = {
   "x-quiver-credential-help"?: string;
 };
 
-export function SettingsPreview({ schema }: { schema: Record<string, unknown> | null }) {
+export function SettingsPreview({ schema, path }: { schema: Record<string, unknown> | null; path?: string }) {
+  const [picks, setPicks] = useState<Record<string, string>>({});
   const properties = Object.entries(((schema?.properties ?? {}) as Record<string, Field>) ?? {});
   const required = new Set((schema?.required as string[] | undefined) ?? []);
   return (
@@ -24,34 +28,42 @@ export function SettingsPreview({ schema }: { schema: Record<string, unknown> | 
         <p className="text-xs text-zinc-500">This file has nothing to configure.</p>
       ) : (
         <div className="flex flex-col gap-3">
-          {properties.map(([name, field]) => (
-            <label key={name} className="flex flex-col gap-1 text-xs">
-              <span className="font-medium">
-                {name}
-                {required.has(name) ? <span className="text-red-600"> *</span> : null}
-              </span>
-              {field["x-quiver-kind"] === "secret" ? (
-                <span className="flex items-center gap-2 rounded-md border border-zinc-300 px-2 py-1.5 text-zinc-500 dark:border-zinc-700">
-                  <KeyRound aria-hidden className="h-3.5 w-3.5" /> Pick a secret by name
-                </span>
-              ) : field["x-quiver-kind"] === "root" ? (
-                <span className="flex items-center gap-2 rounded-md border border-zinc-300 px-2 py-1.5 font-mono dark:border-zinc-700">
-                  <Folder aria-hidden className="h-3.5 w-3.5 text-zinc-500" /> {String(field.default ?? "")}
-                </span>
-              ) : (
-                <input
-                  readOnly
-                  value={field.default === undefined ? "" : JSON.stringify(field.default)}
-                  placeholder={field.type}
-                  className="rounded-md border border-zinc-300 bg-transparent px-2 py-1.5 font-mono dark:border-zinc-700"
+          {properties.map(([name, field]) =>
+            field["x-quiver-kind"] === "secret" ? (
+              <div key={name} className="flex flex-col gap-1 text-xs">
+                <SecretPicker
+                  id={`preview-setting-${name}`}
+                  field={name}
+                  value={picks[name] ?? ""}
+                  onChange={(value) => setPicks((p) => ({ ...p, [name]: value }))}
+                  path={path}
+                  help={field["x-quiver-credential-help"]}
+                  required={required.has(name)}
                 />
-              )}
-              {field.description ? <span className="text-zinc-500">{field.description}</span> : null}
-              {field["x-quiver-credential-help"] ? (
-                <span className="text-zinc-500">{field["x-quiver-credential-help"]}</span>
-              ) : null}
-            </label>
-          ))}
+                {field.description ? <span className="text-zinc-500">{field.description}</span> : null}
+              </div>
+            ) : (
+              <label key={name} className="flex flex-col gap-1 text-xs">
+                <span className="font-medium">
+                  {name}
+                  {required.has(name) ? <span className="text-red-600"> *</span> : null}
+                </span>
+                {field["x-quiver-kind"] === "root" ? (
+                  <span className="flex items-center gap-2 rounded-md border border-zinc-300 px-2 py-1.5 font-mono dark:border-zinc-700">
+                    <Folder aria-hidden className="h-3.5 w-3.5 text-zinc-500" /> {String(field.default ?? "")}
+                  </span>
+                ) : (
+                  <input
+                    readOnly
+                    value={field.default === undefined ? "" : JSON.stringify(field.default)}
+                    placeholder={field.type}
+                    className="rounded-md border border-zinc-300 bg-transparent px-2 py-1.5 font-mono dark:border-zinc-700"
+                  />
+                )}
+                {field.description ? <span className="text-zinc-500">{field.description}</span> : null}
+              </label>
+            ),
+          )}
         </div>
       )}
     </section>

@@ -387,10 +387,10 @@ export function ToolEditor({ initialPath }: { initialPath: string }) {
         </Tabs.List>
         <Tabs.Content value="preview" className="min-h-0 flex-1 overflow-auto" aria-label="Schema preview">
           <SchemaPreview entry={shown} stale={buffer?.preview.stale ?? false} pending={previewPending} />
-          {shown ? <SettingsPreview schema={shown.settings_schema} /> : null}
+          {shown ? <SettingsPreview schema={shown.settings_schema} path={active} /> : null}
         </Tabs.Content>
         <Tabs.Content value="settings" className="min-h-0 flex-1 overflow-auto">
-          <SettingsPreview schema={shown?.settings_schema ?? null} />
+          <SettingsPreview schema={shown?.settings_schema ?? null} path={active} />
         </Tabs.Content>
         <Tabs.Content value="try" forceMount className="min-h-0 flex-1 overflow-auto data-[state=inactive]:hidden">
           <TryItPanel key={active} path={active} entry={shown} unsaved={buffer ? isDirty(buffer) : false} />

@@ -3,8 +3,9 @@
 // The saved file's operation runs through the same host the runtime uses; the panel shows the result
 // exactly as the model gets it, its duration, and progress lines while it runs.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { KeyRound, Play, Save, Trash2 } from "lucide-react";
+import { Play, Save, Trash2 } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { SecretPicker } from "@/components/secrets/secret-picker";
 import { useTRPC, useTRPCClient } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 import type { CallResult, CatalogFile } from "@/server/host/protocol";
@@ -42,13 +43,15 @@ export function TryItPanel({ path, entry, unsaved }: { path: string; entry: Cata
         : [],
     [settingsSchema],
   );
-  const secretFields = useMemo(
-    () =>
-      Object.entries((settingsSchema?.properties ?? {}) as Record<string, { "x-quiver-kind"?: string }>)
-        .filter(([, field]) => field["x-quiver-kind"] === "secret")
-        .map(([name]) => name),
-    [settingsSchema],
-  );
+  // Secret settings are picked by name (sent as ${NAME}, resolved by the studio), never typed.
+  const secretFields = useMemo(() => {
+    const required = new Set((settingsSchema?.required as string[] | undefined) ?? []);
+    return Object.entries((settingsSchema?.properties ?? {}) as Record<string, { "x-quiver-kind"?: string; "x-quiver-credential-help"?: string }>)
+      .filter(([, field]) => field["x-quiver-kind"] === "secret")
+      .map(([name, field]) => ({ name, help: field["x-quiver-credential-help"] ?? null, required: required.has(name) }));
+  }, [settingsSchema]);
+  const [secretPicks, setSecretPicks] = useState<Record<string, string>>({});
+  const pickedSecrets = () => Object.fromEntries(Object.entries(secretPicks).filter(([name, value]) => value && secretFields.some((f) => f.name === name)));
   const [values, setValues] = useState<FormValues>({});
   const [settings, setSettings] = useState<FormValues>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -80,6 +83,7 @@ export function TryItPanel({ path, entry, unsaved }: { path: string; entry: Cata
   if (shownSettingsKey !== settingsKey) {
     setShownSettingsKey(settingsKey);
     setSettings(initialValues(settingFields));
+    setSecretPicks({});
   }
 
   useEffect(() => () => subscription.current?.unsubscribe(), []);
@@ -111,9 +115,12 @@ export function TryItPanel({ path, entry, unsaved }: { path: string; entry: Cata
     // The form's own sentences win over the schema validator's for the same field.
     const problems = { ...schemaErrors(tool.input_schema, parsed.args), ...parsed.errors };
     const settingProblems = Object.fromEntries(Object.entries(parsedSettings.errors).map(([k, v]) => [`settings.${k}`, v]));
+    for (const field of secretFields) {
+      if (field.required && !secretPicks[field.name]) settingProblems[`settings.${field.name}`] = `Pick a secret for ${field.name}.`;
+    }
     setErrors({ ...problems, ...settingProblems });
     if (Object.keys(problems).length > 0 || Object.keys(settingProblems).length > 0) return;
-    start(tool.name, parsed.args, parsedSettings.args);
+    start(tool.name, parsed.args, { ...parsedSettings.args, ...pickedSecrets() });
   }
 
   // Ctrl/Cmd+Enter runs, wherever the focus is on the page.
@@ -190,11 +197,19 @@ export function TryItPanel({ path, entry, unsaved }: { path: string; entry: Cata
               errors={Object.fromEntries(Object.entries(errors).filter(([k]) => k.startsWith("settings.")).map(([k, v]) => [k.slice(9), v]))}
               onChange={(n, v) => setSettings((p) => ({ ...p, [n]: v }))}
             />
-            {secretFields.map((name) => (
-              <p key={name} className="mt-2 flex items-center gap-1.5 text-xs text-zinc-500">
-                <KeyRound aria-hidden className="h-3.5 w-3.5" />
-                <span className="font-mono">{name}</span>: a secret, picked by name from Settings → Secrets.
-              </p>
+            {secretFields.map((field) => (
+              <div key={field.name} className="mt-2.5">
+                <SecretPicker
+                  id={`setting-${field.name}`}
+                  field={field.name}
+                  value={secretPicks[field.name] ?? ""}
+                  onChange={(value) => setSecretPicks((p) => ({ ...p, [field.name]: value }))}
+                  path={path}
+                  help={field.help}
+                  required={field.required}
+                  error={errors[`settings.${field.name}`]}
+                />
+              </div>
             ))}
           </fieldset>
         ) : null}
@@ -246,7 +261,7 @@ export function TryItPanel({ path, entry, unsaved }: { path: string; entry: Cata
                   tool: tool.name,
                   title: exampleTitle.trim() || `${tool.name} example`,
                   args: parsed.args,
-                  settings: toArgs(settingFields, settings).args,
+                  settings: { ...toArgs(settingFields, settings).args, ...pickedSecrets() },
                 });
                 setExampleTitle("");
               }}

@@ -2,7 +2,7 @@
 // value or a ciphertext; the one way to read a value back is resolveSecrets (resolve.ts), at call time.
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { secrets } from "@/db/schema";
+import { secrets, user } from "@/db/schema";
 import { recordAudit } from "@/server/audit/record";
 import { DomainError } from "@/server/errors";
 import { encryptSecret, secretsKey } from "./crypto";
@@ -20,7 +20,11 @@ export type SecretInfo = {
   lastUsedAt: Date | null;
 };
 
-export type SecretRow = SecretInfo & { references: SecretReference[] };
+export type SecretRow = SecretInfo & {
+  /** The name of whoever set the current value, when that account still exists. */
+  updatedByName: string | null;
+  references: SecretReference[];
+};
 
 /** The columns that may leave the store: never `ciphertext`. */
 const info = {
@@ -55,9 +59,16 @@ function noSuchSecret(name: string): DomainError {
   return new DomainError("NOT_FOUND", "NO_SUCH_SECRET", `There is no secret named ${name}; it may have been deleted meanwhile.`, { name });
 }
 
-/** Every secret with where it is used, by name. */
+/** Every secret with who last set it and where it is used, by name. */
 export async function listSecrets(db: Db): Promise<SecretRow[]> {
-  const [rows, references] = await Promise.all([db.select(info).from(secrets).orderBy(asc(secrets.name)), allReferences(db)]);
+  const [rows, references] = await Promise.all([
+    db
+      .select({ ...info, updatedByName: user.name })
+      .from(secrets)
+      .leftJoin(user, eq(user.id, secrets.updatedBy))
+      .orderBy(asc(secrets.name)),
+    allReferences(db),
+  ]);
   return rows.map((row) => ({ ...row, references: references.get(row.name) ?? [] }));
 }
 

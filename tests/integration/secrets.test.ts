@@ -152,7 +152,7 @@ describe("the secrets API (tRPC)", () => {
     });
   const admin = caller("admin");
   const VALUE = "tkt_api_value_0123456789";
-  const ALLOWED = ["name", "description", "createdBy", "updatedBy", "createdAt", "updatedAt", "lastUsedAt", "references"];
+  const ALLOWED = ["name", "description", "createdBy", "updatedBy", "createdAt", "updatedAt", "lastUsedAt", "updatedByName", "references"];
 
   beforeAll(async () => {
     hostFor(tree, { sandbox: false });

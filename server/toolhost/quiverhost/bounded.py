@@ -1,7 +1,10 @@
-"""Running code that may not come back: a tool call, or a file's import.
+"""Running code that may not come back and waiting for it: a file's import, a
+preview, a secret check.
 
-Python cannot stop a thread, so the work runs in a daemon thread and the
-caller stops waiting at the bound: the host stays up, the thread is abandoned.
+Python cannot stop a thread, so the work runs on a worker and the caller stops
+waiting at the bound: the host stays up, the worker is abandoned (and the pool
+grows past it). A tools/call from the client does not wait here: it runs on the
+worker that answers it, and deadlines.py answers for it when its bound passes.
 """
 
 from __future__ import annotations
@@ -9,6 +12,8 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from typing import Any, Callable
+
+from .workers import WORKERS
 
 
 @dataclass
@@ -34,7 +39,7 @@ def run_bounded(work: Callable[[], Any], seconds: float | None,
             box["done"] = True
             wake.set()
 
-    threading.Thread(target=run, name=name, daemon=True).start()
+    WORKERS.submit(run, name)
     wake.wait(seconds)
     if not box.get("done"):
         return Finished(False)

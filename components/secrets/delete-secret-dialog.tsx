@@ -1,0 +1,78 @@
+"use client";
+// "Delete": a confirmation naming the secret and what uses it. The server refuses while anything references
+// it, and its sentence (what uses it, what to do) shows here.
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useTRPC } from "@/components/trpc/provider";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+
+export function DeleteSecretDialog({
+  secret,
+  onClose,
+}: {
+  secret: { name: string; references: { id: string; label: string }[] } | null;
+  onClose: () => void;
+}) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const remove = useMutation(trpc.secrets.remove.mutationOptions());
+  const name = secret?.name ?? "";
+
+  function close() {
+    remove.reset();
+    onClose();
+  }
+
+  return (
+    <Dialog
+      open={secret !== null}
+      onOpenChange={(open) => (open ? undefined : close())}
+      title={`Delete ${name}?`}
+      description={`The value of ${name} is erased for good: nothing can use it afterwards, and it cannot be restored.`}
+    >
+      {secret && secret.references.length > 0 ? (
+        <div className="mb-3 text-sm">
+          <p className="font-medium">Still used by:</p>
+          <ul className="mt-1 list-disc pl-5 text-zinc-600 dark:text-zinc-400">
+            {secret.references.map((reference) => (
+              <li key={reference.id}>{reference.label}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {remove.error ? (
+        <p role="alert" className="mb-3 text-sm text-red-600">
+          {remove.error.message}
+        </p>
+      ) : null}
+      <div className="flex justify-end gap-2">
+        <Button type="button" variant="ghost" onClick={close}>
+          Cancel
+        </Button>
+        <Button
+          type="button"
+          variant="danger"
+          disabled={remove.isPending}
+          onClick={() =>
+            remove.mutate(
+              { name },
+              {
+                onSuccess: async () => {
+                  close();
+                  await Promise.all([
+                    queryClient.invalidateQueries({ queryKey: trpc.secrets.list.queryKey() }),
+                    queryClient.invalidateQueries({ queryKey: trpc.secrets.names.queryKey() }),
+                  ]);
+                },
+                // The table's "where used" may be stale: refresh it beside the refusal.
+                onError: () => queryClient.invalidateQueries({ queryKey: trpc.secrets.list.queryKey() }),
+              },
+            )
+          }
+        >
+          {remove.isPending ? "Deleting…" : `Delete ${name}`}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,73 @@
+"use client";
+// "Rotate": a new value for a secret, in a password field emptied once saved. Every setting that names the
+// secret uses the new value from its next call; the old one is gone.
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { useTRPC } from "@/components/trpc/provider";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { Field } from "@/components/ui/field";
+
+export function RotateSecretDialog({ name, onClose }: { name: string | null; onClose: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [value, setValue] = useState("");
+  const rotate = useMutation(trpc.secrets.rotate.mutationOptions());
+
+  function close() {
+    setValue("");
+    rotate.reset();
+    onClose();
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!name || !value) return;
+    rotate.mutate(
+      { name, value },
+      {
+        onSuccess: async () => {
+          close();
+          await queryClient.invalidateQueries({ queryKey: trpc.secrets.list.queryKey() });
+        },
+        onError: () => setValue(""),
+      },
+    );
+  }
+
+  return (
+    <Dialog
+      open={name !== null}
+      onOpenChange={(open) => (open ? undefined : close())}
+      title={`Rotate ${name ?? ""}`}
+      description={`The new value replaces the old one everywhere ${name ?? "it"} is used, from the next call on. The old value cannot be shown or restored.`}
+    >
+      <form onSubmit={submit} className="flex flex-col gap-2" autoComplete="off">
+        <Field
+          id="secret-new-value"
+          label="New value"
+          type="password"
+          autoComplete="off"
+          autoFocus
+          required
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          hint="Paste it once; it cannot be shown after saving."
+        />
+        {rotate.error ? (
+          <p role="alert" className="text-sm text-red-600">
+            {rotate.error.data?.issues?.[0]?.message ?? rotate.error.message}
+          </p>
+        ) : null}
+        <div className="mt-2 flex justify-end gap-2">
+          <Button type="button" variant="ghost" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="primary" disabled={!value || rotate.isPending}>
+            {rotate.isPending ? "Saving…" : "Save new value"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

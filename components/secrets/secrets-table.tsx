@@ -1,0 +1,122 @@
+"use client";
+// The table of secrets: name, description, where used, last used, updated, and Rotate and Delete per row.
+// No cell, control or dialog here ever holds a value the server sent: the API has none to send.
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { KeyRound, Plus, RefreshCw, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { useTRPC } from "@/components/trpc/provider";
+import { Button } from "@/components/ui/button";
+import { DeleteSecretDialog } from "./delete-secret-dialog";
+import { NewSecretDialog } from "./new-secret-dialog";
+import { RotateSecretDialog } from "./rotate-secret-dialog";
+
+const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
+const when = (date: Date | string) => dateFormat.format(new Date(date));
+
+type Reference = { id: string; label: string; href: string };
+
+function WhereUsed({ references }: { references: Reference[] }) {
+  if (references.length === 0) return <span className="text-zinc-400">Not used</span>;
+  return (
+    <ul className="flex flex-col gap-0.5">
+      {references.slice(0, 3).map((reference) => (
+        <li key={reference.id} className="max-w-xs truncate">
+          <Link href={reference.href} className="hover:text-accent hover:underline" title={reference.label}>
+            {reference.label.replace(/^the /, "")}
+          </Link>
+        </li>
+      ))}
+      {references.length > 3 ? <li className="text-zinc-500">and {references.length - 3} more</li> : null}
+    </ul>
+  );
+}
+
+export function SecretsTable() {
+  const trpc = useTRPC();
+  const list = useQuery(trpc.secrets.list.queryOptions());
+  const [creating, setCreating] = useState(false);
+  const [rotating, setRotating] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<{ name: string; references: Reference[] } | null>(null);
+
+  const newButton = (
+    <Button variant="primary" onClick={() => setCreating(true)}>
+      <Plus aria-hidden className="h-4 w-4" /> New secret
+    </Button>
+  );
+  const rows = list.data ?? [];
+
+  return (
+    <section className="px-8 py-6" aria-label="Secrets">
+      <NewSecretDialog open={creating} onOpenChange={setCreating} />
+      <RotateSecretDialog name={rotating} onClose={() => setRotating(null)} />
+      <DeleteSecretDialog secret={deleting} onClose={() => setDeleting(null)} />
+      {list.error ? (
+        <p role="alert" className="max-w-xl text-sm text-red-600">
+          {list.error.data?.code === "FORBIDDEN"
+            ? "Managing secrets needs the Admin role; ask an admin of this studio to give it to you in Settings → Users."
+            : list.error.message}
+        </p>
+      ) : list.isPending ? (
+        <p className="text-sm text-zinc-500">Reading the secrets…</p>
+      ) : rows.length === 0 ? (
+        <div className="my-4 max-w-xl rounded-lg border border-dashed border-zinc-300 p-8 text-center dark:border-zinc-700">
+          <KeyRound aria-hidden className="mx-auto mb-3 h-6 w-6 text-zinc-400" />
+          <p className="font-medium">No secrets yet</p>
+          <p className="mb-4 mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+            A secret is a token or password a tool needs. Save it here once; builders then pick it by name, as{" "}
+            <code className="font-mono">{"${NAME}"}</code>, in a tool&apos;s settings.
+          </p>
+          {newButton}
+        </div>
+      ) : (
+        <>
+          <div className="mb-4 flex justify-end">{newButton}</div>
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500 dark:border-zinc-800">
+              <tr>
+                <th scope="col" className="py-2 font-medium">Name</th>
+                <th scope="col" className="py-2 font-medium">Description</th>
+                <th scope="col" className="py-2 pl-6 font-medium">Where used</th>
+                <th scope="col" className="py-2 pl-6 font-medium">Last used</th>
+                <th scope="col" className="py-2 pl-6 font-medium">Updated</th>
+                <th scope="col" className="py-2 pl-6 font-medium"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((secret) => (
+                <tr key={secret.name} className="border-b border-zinc-100 align-top hover:bg-zinc-50 dark:border-zinc-900 dark:hover:bg-zinc-900">
+                  <td className="py-2 font-mono">{secret.name}</td>
+                  <td className="max-w-sm py-2 text-zinc-600 dark:text-zinc-400">{secret.description || <span className="text-zinc-400">—</span>}</td>
+                  <td className="py-2 pl-6 text-xs">
+                    <WhereUsed references={secret.references} />
+                  </td>
+                  <td className="py-2 pl-6 text-zinc-600 dark:text-zinc-400">
+                    {secret.lastUsedAt ? <time dateTime={new Date(secret.lastUsedAt).toISOString()}>{when(secret.lastUsedAt)}</time> : "Never"}
+                  </td>
+                  <td className="py-2 pl-6 text-zinc-600 dark:text-zinc-400">
+                    <time dateTime={new Date(secret.updatedAt).toISOString()}>{when(secret.updatedAt)}</time>
+                    {secret.updatedByName ? <span className="block text-xs text-zinc-500">by {secret.updatedByName}</span> : null}
+                  </td>
+                  <td className="whitespace-nowrap py-2 pl-6 text-right">
+                    <Button size="sm" variant="ghost" aria-label={`Rotate ${secret.name}`} onClick={() => setRotating(secret.name)}>
+                      <RefreshCw aria-hidden className="h-3.5 w-3.5" /> Rotate
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      aria-label={`Delete ${secret.name}`}
+                      onClick={() => setDeleting({ name: secret.name, references: secret.references })}
+                    >
+                      <Trash2 aria-hidden className="h-3.5 w-3.5" /> Delete
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}
