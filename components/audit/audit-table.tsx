@@ -33,7 +33,7 @@ export function AuditTable() {
     <section className="px-8 py-6" aria-label="Audit log">
       <div className="mb-4 flex flex-wrap gap-4">
         {input("action", "What", "secret., user.signed_in")}
-        {input("actor", "Who (user id)", "exact id")}
+        {input("actor", "Who", "an email or a user id")}
         {input("target", "Target", "a name, a tool, a run")}
       </div>
       {rows.error ? <p role="alert" className="text-sm text-red-600">{rows.error.message}</p> : null}
@@ -52,7 +52,7 @@ export function AuditTable() {
           {(rows.data ?? []).map((row) => (
             <tr key={row.id} className="border-b border-zinc-100 align-top dark:border-zinc-900">
               <td className="py-1.5 pr-4 whitespace-nowrap text-zinc-600 dark:text-zinc-400">{timeFormat.format(new Date(row.at))}</td>
-              <td className="py-1.5 pr-4 font-mono text-xs">{row.actor}</td>
+              <td className="py-1.5 pr-4 text-xs" title={row.actor}>{row.actorEmail ?? row.actor}</td>
               <td className="py-1.5 pr-4 font-mono text-xs">{row.action}</td>
               <td className="py-1.5 pr-4 font-mono text-xs">{row.target ?? ""}</td>
               <td className="py-1.5 font-mono text-xs text-zinc-500">{Object.keys(row.detail).length ? JSON.stringify(row.detail) : ""}</td>

@@ -75,7 +75,7 @@ export function SecretsTable() {
           <table className="w-full text-left text-sm">
             <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500 dark:border-zinc-800">
               <tr>
-                <th scope="col" className="py-2 font-medium">Name</th>
+                <th scope="col" className="py-2 pr-6 font-medium">Name</th>
                 <th scope="col" className="py-2 font-medium">Description</th>
                 <th scope="col" className="py-2 pl-6 font-medium">Where used</th>
                 <th scope="col" className="py-2 pl-6 font-medium">Last used</th>
@@ -86,7 +86,7 @@ export function SecretsTable() {
             <tbody>
               {rows.map((secret) => (
                 <tr key={secret.name} className="border-b border-zinc-100 align-top hover:bg-zinc-50 dark:border-zinc-900 dark:hover:bg-zinc-900">
-                  <td className="py-2 font-mono">{secret.name}</td>
+                  <td className="whitespace-nowrap py-2 pr-6 font-mono">{secret.name}</td>
                   <td className="max-w-sm py-2 text-zinc-600 dark:text-zinc-400">{secret.description || <span className="text-zinc-400">—</span>}</td>
                   <td className="py-2 pl-6 text-xs">
                     <WhereUsed references={secret.references} />

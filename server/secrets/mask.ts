@@ -17,49 +17,42 @@ export type Masker = ((text: string) => string) & {
   readonly active: boolean;
 };
 
-const JSON_ESCAPES: Record<string, string> = {
-  '"': '\\"',
-  "\\": "\\\\",
-  "/": "\\/",
-  "\n": "\\n",
-  "\r": "\\r",
-  "\t": "\\t",
-  "\b": "\\b",
-  "\f": "\\f",
-};
+const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
-}
+/** What each common URL encoder leaves as it is, and whether it writes a space as +. */
+const ENCODERS: Array<{ keep: Set<string>; plus: boolean }> = [
+  { keep: ALNUM + "-_.!~*'()", plus: false }, // encodeURIComponent
+  { keep: ALNUM + ";,/?:@&=+$-_.!~*'()#", plus: false }, // encodeURI
+  { keep: ALNUM + "*-._", plus: true }, // form encoding (URLSearchParams, HTML forms)
+  { keep: ALNUM + "_.-~", plus: false }, // Python's quote(safe=""), RFC 3986
+  { keep: ALNUM + "_.-~", plus: true }, // Python's quote_plus
+  { keep: ALNUM + "_.-~/", plus: false }, // Python's quote
+].map(({ keep, plus }) => ({ keep: new Set(keep), plus }));
 
-/** A hex digit in either case: %2f and %2F, \u00e9 and \u00E9. */
-function hexDigit(digit: string): string {
-  return /[a-f]/i.test(digit) ? `[${digit.toUpperCase()}${digit.toLowerCase()}]` : digit;
-}
-
-function hexPattern(hex: string): string {
-  return [...hex].map(hexDigit).join("");
-}
-
-/** Every way one character of a value may appear in printed text. */
-function charPattern(ch: string): string {
-  const alternatives = new Set([escapeRegExp(ch)]);
-  if (!/[A-Za-z0-9]/.test(ch)) {
-    const bytes = [...Buffer.from(ch, "utf8")];
-    alternatives.add(bytes.map((b) => `%${hexPattern(b.toString(16).padStart(2, "0"))}`).join(""));
+function percentEncode(text: string, keep: Set<string>, spaceAsPlus: boolean): string {
+  const parts: string[] = [];
+  for (const ch of text) {
+    if (keep.has(ch)) parts.push(ch);
+    else if (spaceAsPlus && ch === " ") parts.push("+");
+    else for (const byte of Buffer.from(ch, "utf8")) parts.push(`%${byte.toString(16).toUpperCase().padStart(2, "0")}`);
   }
-  if (ch === " ") alternatives.add("\\+");
-  if (JSON_ESCAPES[ch]) alternatives.add(escapeRegExp(JSON_ESCAPES[ch]));
-  if (ch < " " || ch > "~") {
-    const units = [];
-    for (let i = 0; i < ch.length; i++) units.push(`\\\\u${hexPattern(ch.charCodeAt(i).toString(16).padStart(4, "0"))}`);
-    alternatives.add(units.join(""));
-  }
-  return alternatives.size === 1 ? [...alternatives][0]! : `(?:${[...alternatives].join("|")})`;
+  return parts.join("");
 }
 
-function tolerantPattern(form: string): string {
-  return [...form].map(charPattern).join("");
+/** Every encoder's form, with its hex in capitals and in small letters. */
+function urlForms(text: string): string[] {
+  return ENCODERS.flatMap(({ keep, plus }) => {
+    const upper = percentEncode(text, keep, plus);
+    return [upper, upper.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())];
+  });
+}
+
+/** Inside a JSON string: as JSON.stringify writes it, as Python's json.dumps does (\uXXXX), and with \/. */
+function jsonForms(text: string): string[] {
+  const js = JSON.stringify(text).slice(1, -1);
+  const ascii = (lower: boolean) =>
+    js.replace(/[^\x20-\x7e]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`[lower ? "toLowerCase" : "toUpperCase"]().replace("\\U", "\\u"));
+  return [js, ascii(true), ascii(false)].flatMap((form) => [form, form.replace(/\//g, "\\/")]);
 }
 
 const urlSafe = (b64: string) => b64.replace(/\+/g, "-").replace(/\//g, "_");
@@ -78,27 +71,30 @@ function base64Cores(bytes: Buffer): string[] {
   return cores;
 }
 
-/** The value and its encoded forms, longest first so a whole form wins over a part of it. */
+/** The value and every form of it to look for, longest first so a whole form wins over a part of it. */
 function formsOf(value: string): string[] {
   const bytes = Buffer.from(value, "utf8");
   const b64 = bytes.toString("base64");
   const bare = b64.replace(/=+$/, "");
-  const forms = [value, b64, bare, urlSafe(b64), urlSafe(bare)];
-  for (const core of base64Cores(bytes)) forms.push(core, urlSafe(core));
-  return [...new Set(forms)].filter((form) => form.length > 0);
+  const encodings = [value, b64, bare, urlSafe(b64), urlSafe(bare)];
+  for (const core of base64Cores(bytes)) encodings.push(core, urlSafe(core));
+  const forms = new Set(encodings.flatMap((form) => [form, ...urlForms(form), ...jsonForms(form)]));
+  return [...forms].filter((form) => form.length > 0);
 }
 
 export function makeMasker(values: Iterable<string>): Masker {
   const unique = [...new Set(values)].filter((value) => value.length > 0);
-  const long = unique.filter((value) => value.length >= MASK_FROM);
-  const short = unique.filter((value) => value.length < MASK_FROM);
-  const anywhere = alternation(long.flatMap(formsOf), "g");
-  const whole = short.length > 0 ? new RegExp(`^(?:${sortedPatterns(short.flatMap(formsOf)).join("|")})$`) : null;
+  // Plain substrings, not one regular expression: a value may be a 64 KB key, and no pattern size or
+  // backtracking limit should decide whether it is masked.
+  const anywhere = [...new Set(unique.filter((value) => value.length >= MASK_FROM).flatMap(formsOf))].sort((a, b) => b.length - a.length);
+  const whole = new Set(unique.filter((value) => value.length < MASK_FROM).flatMap(formsOf));
 
   const mask = ((text: string) => {
     if (typeof text !== "string" || text.length === 0) return text;
-    if (whole?.test(text)) return MASK;
-    return anywhere ? text.replace(anywhere, MASK) : text;
+    if (whole.has(text)) return MASK;
+    let out = text;
+    for (const form of anywhere) if (out.includes(form)) out = out.split(form).join(MASK);
+    return out;
   }) as Masker;
 
   function deep<T>(value: T): T {
@@ -111,12 +107,4 @@ export function makeMasker(values: Iterable<string>): Masker {
   }
 
   return Object.assign(mask, { deep, active: unique.length > 0 });
-}
-
-function sortedPatterns(forms: string[]): string[] {
-  return [...new Set(forms)].sort((a, b) => b.length - a.length).map(tolerantPattern);
-}
-
-function alternation(forms: string[], flags: string): RegExp | null {
-  return forms.length === 0 ? null : new RegExp(sortedPatterns(forms).join("|"), flags);
 }

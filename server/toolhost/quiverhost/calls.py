@@ -1,7 +1,7 @@
 """One tools/call: find the offered operation, build its settings from
-`_meta`, check and confine its arguments, run it within its bound in a worker
-thread, and answer MCP content with an outcome (ok, refused, failed,
-transient, timeout) and the duration on every result.
+`_meta`, check and confine its arguments, run it on the calling thread with its
+bound watched (deadlines.py), and answer MCP content with an outcome (ok,
+refused, failed, transient, timeout) and the duration on every result.
 """
 
 from __future__ import annotations
@@ -10,40 +10,43 @@ import asyncio
 import difflib
 import inspect
 import os
-import threading
+import queue
 import time
 import uuid
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import quiver
 from quiver import Context, Refused, TransientError
 
-from .bounded import run_bounded
 from .confine import RootMissing, confine, resolve_root
 from .entries import Derived, Op
 from .errors import exception_text
 from .loader import Tree
 from .results import NotJson, content_of, cut_long, mask
+from .deadlines import DEADLINES
 from .sessions import Sessions
 from .settings import SettingsError, build_settings
 from .validate import mismatch
+from .workers import WORKERS
 
 DEFAULT_SECONDS = 120.0
 MAX_SECONDS = 600.0
 MASK_FROM = 4  # shorter secret values would mask ordinary words
 
 
-@dataclass
 class Control:
-    """Lets the protocol stop waiting for a call the client cancelled."""
+    """A call's line to whoever asked for it, for the answers given before the
+    call returns: `early` takes the TimeoutError answer when the bound passes,
+    or None (no answer at all) when the client cancels. What the call returns
+    after that is stale, and the one answering the request drops it."""
 
-    wake: threading.Event = field(default_factory=threading.Event)
-    cancelled: bool = False
+    def __init__(self, early: Callable[[dict | None], Any] = lambda answer: None) -> None:
+        self.early = early
+        self.cancelled = False
 
     def cancel(self) -> None:
         self.cancelled = True
-        self.wake.set()
+        self.early(None)
 
 
 class Calls:
@@ -53,9 +56,31 @@ class Calls:
         self.sessions = Sessions()
 
     def call(self, name: str, arguments: Any, meta: dict | None, *,
-             progress: Callable[[str], None] = lambda text: None,
-             control: Control | None = None) -> dict | None:
-        """The tools/call result, or None when the caller cancelled the call."""
+             progress: Callable[[str], None] = lambda text: None) -> dict | None:
+        """`run` for a caller that must not be held past the bound: the call runs
+        on a worker, and this waits for whichever answer comes first."""
+        answers: queue.SimpleQueue = queue.SimpleQueue()
+        control = Control(lambda answer: answers.put((answer, None)))
+
+        def job() -> None:
+            try:
+                answers.put((self.run(name, arguments, meta, progress=progress, control=control),
+                             None))
+            except BaseException as exc:
+                answers.put((None, exc))
+        WORKERS.submit(job, f"quiver-call-{name}")
+        answer, error = answers.get()
+        if error is not None:
+            raise error
+        return answer
+
+    def run(self, name: str, arguments: Any, meta: dict | None, *,
+            progress: Callable[[str], None] = lambda text: None,
+            control: Control | None = None) -> dict | None:
+        """The tools/call result, run on this thread. Past the bound,
+        `control.early` gets the TimeoutError answer from the watching thread
+        while this one is left to the tool; None when the call is not to be
+        answered here (answered so already, or cancelled)."""
         started = time.monotonic()
         meta = meta if isinstance(meta, dict) else {}
         control = control or Control()
@@ -72,7 +97,8 @@ class Calls:
                 secrets = [str(getattr(settings, n)) for n in derived.settings.secrets
                            if getattr(settings, n) is not None]
             witness = quiver._Witness()
-            ctx = self._context(derived, session, progress, witness, control)
+            ctx = (self._context(derived, session, progress, witness, control)
+                   if _takes_context(op, derived) else None)
             kwargs = {} if op.style == "execute" else self._arguments(op, derived, arguments,
                                                                       settings, ctx)
         except Refused as exc:
@@ -80,36 +106,34 @@ class Calls:
         except (SettingsError, RootMissing) as exc:
             return _answer([_text(f"{type(exc).__name__}: {exc}")], "failed", started)
 
-        def work() -> Any:
-            token = quiver._CURRENT.set(witness)
-            try:
-                if op.style == "execute":
-                    value = op.func(arguments, ctx)
-                elif op.style == "method":
-                    value = getattr(self._instance(derived, session, ctx), op.attr)(**kwargs)
-                else:
-                    value = op.func(**kwargs)
-                if inspect.isawaitable(value):
-                    value = asyncio.run(_awaited(value))
-                return value
-            finally:
-                quiver._CURRENT.reset(token)
-
         bound = _bound(op, arguments, meta)
-        finished = run_bounded(work, bound, control.wake, name=f"quiver-call-{op.name}")
-        if not finished.done:
-            if control.cancelled:
-                return None
-            return _answer([_text(f"TimeoutError: {op.name} did not finish within {bound:g} s; it "
-                                  "may have partly run, so check its effects before calling it "
-                                  "again.")], "timeout", started)
-        error = finished.error
+        watch = None if bound is None else DEADLINES.watch(bound, lambda: control.early(_answer(
+            [_text(f"TimeoutError: {op.name} did not finish within {bound:g} s; it may have "
+                   "partly run, so check its effects before calling it again.")],
+            "timeout", started)))
+        token = quiver._CURRENT.set(witness)
+        error: BaseException | None = None
+        try:
+            if op.style == "execute":
+                value = op.func(arguments, ctx)
+            elif op.style == "method":
+                value = getattr(self._instance(derived, session, ctx), op.attr)(**kwargs)
+            else:
+                value = op.func(**kwargs)
+            if inspect.isawaitable(value):
+                value = asyncio.run(_awaited(value))
+        except BaseException as exc:  # SystemExit from a tool must not end the host
+            error = exc
+        finally:
+            quiver._CURRENT.reset(token)
+        if (watch is not None and not DEADLINES.done(watch)) or control.cancelled:
+            return None  # answered already, or never to be
         if error is not None:
             outcome = ("refused" if isinstance(error, Refused)
                        else "transient" if isinstance(error, TransientError) else "failed")
             return _answer([_text(exception_text(error))], outcome, started, secrets)
         try:
-            content = content_of(finished.value, op.name)
+            content = content_of(value, op.name)
         except NotJson as exc:
             return _answer([_text(f"TypeError: {exc}")], "failed", started, secrets)
         return _answer(content, witness.outcome or "ok", started, secrets)
@@ -124,7 +148,7 @@ class Calls:
         return f"Unknown tool `{name}`; the tools offered are: {shown or 'none'}."
 
     def _arguments(self, op: Op, derived: Derived, arguments: Any, settings: Any,
-                   ctx: Context) -> dict:
+                   ctx: Context | None) -> dict:
         if arguments is None:
             arguments = {}
         if not isinstance(arguments, dict):
@@ -174,7 +198,7 @@ class Calls:
                                                      control),
                        witness=witness, cancelled=lambda: control.cancelled)
 
-    def _instance(self, derived: Derived, session: str | None, ctx: Context) -> Any:
+    def _instance(self, derived: Derived, session: str | None, ctx: Context | None) -> Any:
         cls = derived.cls
         return self.sessions.instance(
             derived, session, lambda: cls(ctx) if derived.init_takes_ctx else cls())
@@ -213,6 +237,14 @@ def _bound(op: Op, arguments: Any, meta: dict) -> float | None:
         if _seconds(seconds):
             return min(float(seconds), MAX_SECONDS)
     return DEFAULT_SECONDS
+
+
+def _takes_context(op: Op, derived: Derived) -> bool:
+    """Whether the call hands the tool a Context; most do not, and building one
+    (a uuid, closures) is a good part of a no-op call's time."""
+    if op.style == "execute" or (op.style == "method" and derived.init_takes_ctx):
+        return True
+    return op.signature is not None and any(p.role == "context" for p in op.signature.params)
 
 
 def _seconds(value: Any) -> bool:

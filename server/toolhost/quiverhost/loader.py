@@ -22,11 +22,11 @@ from .catalog import Catalog
 from .derive import derive_file
 from .entries import Derived
 from .errors import import_error_text, line_in_file
+from .stamps import Stamp, Stamps
 
 MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 RESERVED = {"quiver", "quiverhost"}
 IMPORT_SECONDS = 30.0
-Stamp = tuple[int, int]
 
 
 def name_problem(filename: str) -> str | None:
@@ -96,6 +96,7 @@ class Tree:
         self.catalog = Catalog([])
         self.imported: dict[str, tuple[Stamp, bytes]] = {}
         self._lock = threading.Lock()
+        self._stamps = Stamps(self.root)
         self._finder = _TreeFinder(self)
         sys.meta_path.insert(0, self._finder)
 
@@ -106,18 +107,7 @@ class Tree:
             self._forget(path)
 
     def stamps(self) -> dict[str, Stamp]:
-        found: dict[str, Stamp] = {}
-        try:
-            entries = os.scandir(self.root)
-        except FileNotFoundError:
-            return found
-        with entries:
-            for entry in entries:
-                # Subfolders are not scanned; only the tree's own *.py files count.
-                if entry.name.endswith(".py") and entry.is_file():
-                    status = entry.stat()
-                    found[entry.name] = (status.st_mtime_ns, status.st_size)
-        return found
+        return self._stamps()
 
     def refresh(self) -> list[str]:
         """Re-import what moved since the last look; the paths that changed."""

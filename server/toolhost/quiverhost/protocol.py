@@ -5,6 +5,7 @@ send its own and wait for the reply (what ctx.ask will use).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import sys
@@ -13,6 +14,7 @@ import traceback
 from typing import Any, BinaryIO, Callable
 
 from .errors import exception_text
+from .workers import WORKERS, Workers
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -21,6 +23,8 @@ INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 
 NO_REPLY = object()  # a handler's answer for a request that must not be answered (cancelled)
+# Built once: json.dumps with options builds a new encoder on every message.
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 class RpcError(Exception):
@@ -35,31 +39,79 @@ class RpcError(Exception):
         return error
 
 
-Handler = Callable[[str, dict, Any], Any]
+class Reply:
+    """The one answer to one request: its handler's return value, unless an
+    answer was given earlier from another thread (a call past its bound, a call
+    the client cancelled), in which case the later one is dropped."""
+
+    __slots__ = ("id", "method", "answered", "_connection")
+
+    def __init__(self, connection: "Connection", request_id: Any, method: str) -> None:
+        self.id, self.method, self._connection = request_id, method, connection
+        self.answered = False
+
+    def result(self, result: Any) -> bool:
+        """Answer `result`; False if the request was answered already."""
+        return self._connection._settle(self, {"jsonrpc": "2.0", "id": self.id, "result": result})
+
+    def error(self, error: RpcError) -> bool:
+        return self._connection._settle(self, {"jsonrpc": "2.0", "id": self.id,
+                                               "error": error.as_json()})
+
+    def nothing(self) -> bool:
+        """Settle the request without answering it (the client cancelled it)."""
+        return self._connection._settle(self, None)
+
+
+Handler = Callable[[str, dict, Reply], Any]
 
 
 class Connection:
-    def __init__(self, reader: BinaryIO, writer: BinaryIO) -> None:
+    def __init__(self, reader: BinaryIO, writer: BinaryIO, workers: Workers = WORKERS) -> None:
         self._reader, self._writer = reader, writer
+        self._workers = workers
         self._write_lock = threading.Lock()
+        # Requests read and not yet settled; at the end of input the host waits
+        # for these, not for the threads that ran them (one may be stuck past its bound).
+        self._unanswered = 0
+        self._all_answered = threading.Condition(self._write_lock)
         self._pending: dict[str, tuple[threading.Event, dict]] = {}
         self._ids = itertools.count(1)
-        self._answering: set[threading.Thread] = set()
-        self._answering_lock = threading.Lock()
         self._ended = False
         self.closed = threading.Event()
 
     def send(self, message: dict) -> None:
         """Write one message; a TypeError if it holds something JSON cannot carry."""
-        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-        # "replace": a lone surrogate (from a badly decoded file) must not stop the line.
-        data = (text + "\n").encode("utf-8", "replace")
+        data = _encoded(message)
         with self._write_lock:  # calls answer from many threads; lines must not interleave
+            self._write(data)
+
+    def _write(self, data: bytes) -> None:
+        try:
+            self._writer.write(data)
+            self._writer.flush()
+        except (OSError, ValueError):
+            self.closed.set()
+
+    def _settle(self, reply: Reply, message: dict | None) -> bool:
+        data = None
+        if message is not None:
             try:
-                self._writer.write(data)
-                self._writer.flush()
-            except (OSError, ValueError):
-                self.closed.set()
+                data = _encoded(message)
+            except (TypeError, ValueError) as exc:
+                data = _encoded({"jsonrpc": "2.0", "id": reply.id, "error": {
+                    "code": INTERNAL_ERROR,
+                    "message": f"the answer to {reply.method} is not JSON ({exception_text(exc)})"}})
+        with self._write_lock:
+            if reply.answered:
+                return False
+            reply.answered = True
+            if data is not None:
+                self._write(data)
+            self._unanswered -= 1
+            if self._unanswered == 0 and self._ended:
+                self._all_answered.notify_all()
+        return True
 
     def notify(self, method: str, params: dict | None = None) -> None:
         message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
@@ -95,7 +147,7 @@ class Connection:
     def serve(self, on_request: Handler, on_notification: Callable[[str, dict], None],
               threaded: Callable[[str], bool]) -> None:
         """Read until the client closes its end; `threaded(method)` says which
-        requests run on a thread of their own (the ones that may take a while)."""
+        requests run on a worker (the ones that may take a while)."""
         for raw in iter(self._reader.readline, b""):
             if not raw.strip():
                 continue
@@ -108,14 +160,13 @@ class Connection:
             self._route(message, on_request, on_notification, threaded)
         # The client closed its end: nothing it could still answer, but the calls
         # in flight (each bounded) are answered before the host stops.
-        self._ended = True
+        with self._write_lock:
+            self._ended = True
         for arrived, box in list(self._pending.values()):
             box["closed"] = True
             arrived.set()
-        with self._answering_lock:
-            answering = list(self._answering)
-        for thread in answering:
-            thread.join()
+        with self._all_answered:
+            self._all_answered.wait_for(lambda: self._unanswered == 0)
         self.closed.set()
 
     def _route(self, message: Any, on_request: Handler,
@@ -144,43 +195,36 @@ class Connection:
                 except Exception:
                     traceback.print_exc(file=sys.stderr)
             return
+        reply = Reply(self, message["id"], method)
+        with self._write_lock:
+            self._unanswered += 1
         if threaded(method):
-            thread = threading.Thread(target=self._answer_in_thread,
-                                      args=(message["id"], method, params, on_request),
-                                      name=f"quiver-rpc-{method}", daemon=True)
-            with self._answering_lock:
-                self._answering.add(thread)
-            thread.start()
+            self._workers.submit(functools.partial(self._answer, reply, params, on_request),
+                                 f"quiver-rpc-{method}")
         else:
-            self._answer(message["id"], method, params, on_request)
+            self._answer(reply, params, on_request)
 
-    def _answer_in_thread(self, request_id: Any, method: str, params: Any,
-                          on_request: Handler) -> None:
-        try:
-            self._answer(request_id, method, params, on_request)
-        finally:
-            with self._answering_lock:
-                self._answering.discard(threading.current_thread())
-
-    def _answer(self, request_id: Any, method: str, params: Any, on_request: Handler) -> None:
+    def _answer(self, reply: Reply, params: Any, on_request: Handler) -> None:
         try:
             if not isinstance(params, dict):
-                raise RpcError(INVALID_PARAMS, f"the params of {method} must be an object")
-            result = on_request(method, params, request_id)
+                raise RpcError(INVALID_PARAMS, f"the params of {reply.method} must be an object")
+            result = on_request(reply.method, params, reply)
         except RpcError as exc:
-            self._error(request_id, exc)
+            reply.error(exc)
             return
         except Exception as exc:
             traceback.print_exc(file=sys.stderr)
-            self._error(request_id, RpcError(INTERNAL_ERROR, exception_text(exc)))
+            reply.error(RpcError(INTERNAL_ERROR, exception_text(exc)))
             return
         if result is NO_REPLY:
-            return
-        try:
-            self.send({"jsonrpc": "2.0", "id": request_id, "result": result})
-        except (TypeError, ValueError) as exc:
-            self._error(request_id, RpcError(INTERNAL_ERROR, f"the answer to {method} is not JSON "
-                                                             f"({exception_text(exc)})"))
+            reply.nothing()
+        else:
+            reply.result(result)
 
     def _error(self, request_id: Any, error: RpcError) -> None:
         self.send({"jsonrpc": "2.0", "id": request_id, "error": error.as_json()})
+
+
+def _encoded(message: dict) -> bytes:
+    # "replace": a lone surrogate (from a badly decoded file) must not stop the line.
+    return (_ENCODE(message) + "\n").encode("utf-8", "replace")

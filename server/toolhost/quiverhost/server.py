@@ -20,13 +20,13 @@ from .calls import Calls, Control
 from .catalog import CheckGate
 from .errors import exception_text
 from .loader import Tree
-from .protocol import INVALID_PARAMS, METHOD_NOT_FOUND, NO_REPLY, Connection, RpcError
+from .protocol import INVALID_PARAMS, METHOD_NOT_FOUND, NO_REPLY, Connection, Reply, RpcError
 from .results import mask
 
 PROTOCOL_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 FILE_NAME = re.compile(r"^[^/\\]+\.py$")
 CHECK_SECRET_SECONDS = 10.0
-# Requests that run user code, or wait on it, get a thread of their own.
+# Requests that run user code, or wait on it, run on a worker (workers.py).
 THREADED = {"tools/call", "quiver/preview", "quiver/check_secret"}
 
 
@@ -41,7 +41,7 @@ class Host:
         self.initialized = False
         self._controls: dict[Any, Control] = {}
         self.methods = {
-            "initialize": self.initialize, "ping": lambda params, _id: {},
+            "initialize": self.initialize, "ping": lambda params, _reply: {},
             "tools/list": self.list_tools, "tools/call": self.call_tool,
             "quiver/catalog": self.catalog, "quiver/preview": self.preview,
             "quiver/check_secret": self.check_secret,
@@ -68,11 +68,11 @@ class Host:
             except Exception:
                 traceback.print_exc(file=sys.stderr)
 
-    def handle(self, method: str, params: dict, request_id: Any) -> Any:
+    def handle(self, method: str, params: dict, reply: Reply) -> Any:
         handler = self.methods.get(method)
         if handler is None:
             raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
-        return handler(params, request_id)
+        return handler(params, reply)
 
     def notice(self, method: str, params: dict) -> None:
         if method == "notifications/initialized":
@@ -82,46 +82,51 @@ class Host:
             if control:
                 control.cancel()
 
-    def initialize(self, params: dict, _id: Any) -> dict:
+    def initialize(self, params: dict, _reply: Reply) -> dict:
         asked = params.get("protocolVersion")
         self.initialized = True
         return {"protocolVersion": asked if asked in PROTOCOL_VERSIONS else PROTOCOL_VERSIONS[0],
                 "capabilities": {"tools": {"listChanged": True}},
                 "serverInfo": {"name": "quiver-toolhost", "version": VERSION}}
 
-    def list_tools(self, params: dict, _id: Any) -> dict:
+    def list_tools(self, params: dict, _reply: Reply) -> dict:
         self.refresh()
         return {"tools": self.tree.catalog.listing(self.gate)}
 
-    def call_tool(self, params: dict, request_id: Any) -> Any:
+    def call_tool(self, params: dict, reply: Reply) -> Any:
         name = params.get("name")
         if not isinstance(name, str):
             raise RpcError(INVALID_PARAMS, "tools/call needs the tool's `name`")
         self.refresh()
         meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
-        control = self._controls[request_id] = Control()
+        # The call runs on this worker; a timeout or a cancellation answers early
+        # through `reply`, and the late result is then dropped there.
+        control = self._controls[reply.id] = Control(
+            lambda answer: reply.nothing() if answer is None else reply.result(answer))
         try:
-            result = self.calls.call(name, params.get("arguments"), meta,
-                                     progress=self._progress(meta.get("progressToken")),
-                                     control=control)
+            result = self.calls.run(name, params.get("arguments"), meta,
+                                    progress=self._progress(meta.get("progressToken")),
+                                    control=control)
         finally:
-            self._controls.pop(request_id, None)
+            if self._controls.get(reply.id) is control:  # a stuck call's id may be in use again
+                del self._controls[reply.id]
         return NO_REPLY if result is None else result
 
     def _progress(self, token: Any):
+        if token is None:
+            return _no_progress
         counter = itertools.count(1)
 
         def send(text: str) -> None:
-            if token is not None:
-                self.connection.notify("notifications/progress", {
-                    "progressToken": token, "progress": next(counter), "message": text})
+            self.connection.notify("notifications/progress", {
+                "progressToken": token, "progress": next(counter), "message": text})
         return send
 
-    def catalog(self, params: dict, _id: Any) -> dict:
+    def catalog(self, params: dict, _reply: Reply) -> dict:
         self.refresh()
         return {"files": self.tree.catalog.entries(detail=params.get("detail") is True)}
 
-    def preview(self, params: dict, _id: Any) -> dict:
+    def preview(self, params: dict, _reply: Reply) -> dict:
         path, source = params.get("path"), params.get("source")
         if not isinstance(path, str) or not FILE_NAME.match(path):
             raise RpcError(INVALID_PARAMS, "quiver/preview needs `path`, a file of the tree such as "
@@ -131,7 +136,7 @@ class Host:
         self.refresh()
         return self.tree.preview(path, source, detail=params.get("detail") is True)
 
-    def check_secret(self, params: dict, _id: Any) -> dict:
+    def check_secret(self, params: dict, _reply: Reply) -> dict:
         path, field, value = params.get("path"), params.get("field"), params.get("value")
         if not all(isinstance(v, str) for v in (path, field, value)):
             raise RpcError(INVALID_PARAMS, "quiver/check_secret needs `path`, `field` and `value`, "
@@ -158,3 +163,7 @@ class Host:
         if message is None:
             return {"ok": True, "message": None}
         return {"ok": False, "message": mask(message, [value] if value else [])}
+
+
+def _no_progress(text: str) -> None:
+    """A call that asked for no progress: its lines go nowhere."""

@@ -6,7 +6,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/db/client";
 import { audit } from "@/db/schema";
-import { closeAll, hostFor, tryCall, type TryEvent } from "@/server/host";
+import { closeAll, hostFor } from "@/server/host";
+import { tryCall, type TryEvent } from "@/server/host/try-call";
 import { createSecret } from "@/server/secrets/store";
 import { scratch } from "./helpers";
 

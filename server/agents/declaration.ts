@@ -1,0 +1,82 @@
+// The agent declaration (DESIGN.md): the one shape export, import, every API and the CLI use. Its zod schema
+// checks the shape; validate.ts checks it against the studio (sources, secrets, the workspace). Pure.
+import { z } from "zod";
+import { PERMISSION_LEVELS } from "./permissions";
+
+/** A secret picked by name: the whole value is `${NAME}`. */
+export const SECRET_REFERENCE = /^\$\{([A-Z][A-Z0-9_]*)\}$/;
+
+export const PROVIDERS = ["openai", "anthropic", "openai-compatible"] as const;
+
+export const permissionLevelSchema = z.enum(PERMISSION_LEVELS, { error: "write ALLOW, ASK or DENY" });
+
+export const modelSchema = z.strictObject({
+  provider: z.enum(PROVIDERS, { error: "write openai, anthropic or openai-compatible" }),
+  model: z.string({ error: "name the model, e.g. gpt-4o-mini" }).trim().min(1, "name the model, e.g. gpt-4o-mini").max(200),
+  base_url: z.url({ protocol: /^https?$/, error: "write the server's address, e.g. http://127.0.0.1:11434/v1" }).optional(),
+  /** `${NAME}` of the secret holding the key; never the key itself. */
+  api_key: z.string().max(80).optional(),
+});
+
+export const POLICY_DEFAULTS = { timeout_s: 25, output_cap: 20_000, dedupe: false, retry: 2, permission: "ALLOW" } as const;
+
+export const policySchema = z.strictObject({
+  /** Seconds a call may take when its operation declares no bound of its own (seed 002: 25). */
+  timeout_s: z.number().int().min(1).max(600, "a call is never bounded above 600 s").default(POLICY_DEFAULTS.timeout_s),
+  /** Characters of a result the model reads before the cut (seed 000: 20,000). */
+  output_cap: z.number().int().min(1_000).max(1_000_000).default(POLICY_DEFAULTS.output_cap),
+  /** Identical repeated calls within one run return the first result. */
+  dedupe: z.boolean().default(POLICY_DEFAULTS.dedupe),
+  /** Retries of a safe or idempotent operation that failed transiently. */
+  retry: z.number().int().min(0).max(10).default(POLICY_DEFAULTS.retry),
+  /** What an operation without its own permission does. */
+  permission: permissionLevelSchema.default(POLICY_DEFAULTS.permission),
+});
+
+export const toolEntrySchema = z.strictObject({
+  entry: z.string({ error: "name a source, e.g. system:filesystem" }).max(4_000),
+  /** The builder's values for the source's settings model; secret fields hold `${NAME}`. */
+  settings: z.record(z.string(), z.unknown()).default({}),
+  /** By operation name; an operation not listed takes the agent's default. */
+  permissions: z.record(z.string(), permissionLevelSchema).default({}),
+});
+
+export const declarationSchema = z.strictObject({
+  name: z.string({ error: "give the agent a name" }).trim().min(1, "give the agent a name").max(80, "a name has at most 80 characters"),
+  description: z.string().max(2_000).default(""),
+  instructions: z.string().max(100_000).default(""),
+  model: modelSchema,
+  policy: policySchema.prefault({}),
+  tools: z.array(toolEntrySchema).max(100, "an agent has at most 100 entries").default([]),
+});
+
+export type AgentDeclaration = z.output<typeof declarationSchema>;
+export type AgentDeclarationInput = z.input<typeof declarationSchema>;
+export type ToolEntry = AgentDeclaration["tools"][number];
+
+/** A problem with a declaration: where (`tools[1].settings.root`) and a sentence saying what to do. */
+export type Problem = { path: string; message: string };
+
+/** ["tools", 1, "settings", "root"] → "tools[1].settings.root" */
+export function pathOf(parts: readonly PropertyKey[]): string {
+  return parts.reduce<string>((out, part) => {
+    if (typeof part === "number") return `${out}[${part}]`;
+    return out === "" ? String(part) : `${out}.${String(part)}`;
+  }, "");
+}
+
+/** The declaration's shape, or its problems in sentences with their paths. */
+export function parseDeclaration(input: unknown): { declaration: AgentDeclaration; problems: [] } | { declaration: null; problems: Problem[] } {
+  const parsed = declarationSchema.safeParse(input);
+  if (parsed.success) return { declaration: parsed.data, problems: [] };
+  const problems = parsed.error.issues.flatMap((issue): Problem[] => {
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((key) => ({
+        path: pathOf([...issue.path, key]),
+        message: `${key} is not part of ${issue.path.length ? pathOf(issue.path) : "an agent's declaration"}; remove it or check its spelling.`,
+      }));
+    }
+    return [{ path: pathOf(issue.path), message: issue.message.charAt(0).toUpperCase() + issue.message.slice(1) + (/[.?!]$/.test(issue.message) ? "" : ".") }];
+  });
+  return { declaration: null, problems };
+}

@@ -1,0 +1,125 @@
+// Every source a builder may add to an agent, in one shape whatever it comes from: the built-ins (server/system),
+// the files of the tree (through the tool host's catalog) and, later, the MCP servers an admin registered.
+// Edit when a new kind of source arrives: it adds one list to listSources and nothing else changes.
+import fs from "node:fs";
+import { hostFor, type CatalogFile, type CatalogTool } from "@/server/host";
+import { SYSTEM_SOURCES, type SystemSource } from "@/server/system";
+import { isCapability } from "./capabilities";
+import { highestRisk, isReplay, isRisk, type JsonSchema, type Operation, type Risk } from "./operation";
+
+export type SourceKind = "system" | "tree";
+
+export type SourceError = { line: number | null; message: string };
+
+export type Source = {
+  /** What an agent's entry names: "system:filesystem", "tools/notes.py". */
+  entry: string;
+  kind: SourceKind;
+  title: string;
+  description: string;
+  /** The riskiest of its operations. */
+  risk: Risk;
+  /** Every tag its operations declare, sorted. */
+  capabilities: string[];
+  operations: Operation[];
+  settings_schema: JsonSchema | null;
+  /** Whether an agent may use it: a file with any error offers nothing (DESIGN.md, the tool file contract). */
+  offered: boolean;
+  errors: SourceError[];
+  /** What is worth fixing but offers nothing less, e.g. a capability outside the vocabulary. */
+  warnings: string[];
+};
+
+export type SourceList = {
+  sources: Source[];
+  /** Why the tree's files are missing from the list (the tool host could not read it), or null. */
+  treeError: string | null;
+};
+
+function summarise(operations: Operation[]): Pick<Source, "risk" | "capabilities"> {
+  return {
+    risk: highestRisk(operations.map((op) => op.risk)),
+    capabilities: [...new Set(operations.flatMap((op) => op.capabilities))].sort(),
+  };
+}
+
+export function fromSystem(source: SystemSource): Source {
+  return {
+    entry: `system:${source.name}`,
+    kind: "system",
+    title: source.title,
+    description: source.description,
+    ...summarise(source.operations),
+    operations: source.operations,
+    settings_schema: source.settings_schema,
+    offered: true,
+    errors: [],
+    warnings: [],
+  };
+}
+
+/** "quick_notes.py" → "Quick notes": what a file without a TITLE is called in the builder. */
+function titleOf(path: string): string {
+  const words = path.replace(/\.py$/, "").replace(/_+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function fromTool(tool: CatalogTool, warnings: string[]): Operation {
+  const behaviour = tool.behaviour ?? {};
+  const declared = Array.isArray(behaviour.capabilities) ? behaviour.capabilities.filter((c): c is string => typeof c === "string") : [];
+  for (const tag of declared.filter((c) => !isCapability(c))) {
+    warnings.push(`${tool.name} declares the capability “${tag}”, which is not in the studio's vocabulary, so no search finds it by need.`);
+  }
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    input_schema: tool.input_schema,
+    risk: isRisk(tool.risk) ? tool.risk : "read",
+    read_only: tool.read_only,
+    destructive: tool.destructive,
+    concurrent: typeof behaviour.concurrent === "boolean" ? behaviour.concurrent : tool.read_only,
+    timeout: tool.timeout,
+    replay: isReplay(tool.replay) ? tool.replay : "manual",
+    capabilities: declared.filter(isCapability).sort(),
+  };
+}
+
+/** The tree's files as sources; helpers never (seed 000), files with errors listed but not offered. */
+export function fromTree(files: CatalogFile[]): Source[] {
+  return files
+    .filter((file) => file.kind !== "helper")
+    .map((file) => {
+      const warnings: string[] = [];
+      const operations = file.tools.map((tool) => fromTool(tool, warnings));
+      return {
+        entry: `tools/${file.path}`,
+        kind: "tree" as const,
+        title: file.title ?? titleOf(file.path),
+        description: file.description ?? "",
+        ...summarise(operations),
+        operations,
+        settings_schema: file.settings_schema,
+        offered: file.offered && file.errors.length === 0,
+        errors: file.errors,
+        warnings,
+      };
+    });
+}
+
+export function systemSources(): Source[] {
+  return SYSTEM_SOURCES.map(fromSystem);
+}
+
+/** Every source, built-ins first, then the tree's files by name. MCP servers join here when they arrive. */
+export async function listSources(tree: string): Promise<SourceList> {
+  let files: CatalogFile[] = [];
+  let treeError: string | null = null;
+  try {
+    // A studio without a tree yet has no files to offer, and that is not an error.
+    if (fs.existsSync(tree)) files = (await hostFor(tree).catalog(true)).files;
+  } catch (err) {
+    treeError = `The tool host could not read the tree, so its files are missing here: ${(err as Error).message}`;
+  }
+  return { sources: [...systemSources(), ...fromTree(files)], treeError };
+}
