@@ -6,14 +6,14 @@ import { createOwner, userCount } from "./auth/users";
 import { closeDatabase, startDatabase } from "./db";
 import { env } from "./env";
 import { closeAll } from "./host";
-import { checkKey, studioKey } from "./secrets/key";
+import { prepareKey } from "./secrets/key";
 import { markStartupDone, markStartupFailed } from "./startup-state";
 
 export async function startStudio(): Promise<void> {
   installShutdown();
   try {
     const { db, kind } = await startDatabase();
-    await checkKey(db, studioKey().key, studioKey().source);
+    await prepareKey(db, env());
     await recordAudit(db, { actor: "studio", action: "studio.started", detail: { db: kind, pid: process.pid } });
     await createOwnerFromEnv(db);
     markStartupDone();

@@ -38,10 +38,14 @@ export function closest(word: string, candidates: Iterable<string>, limit = 3): 
     .map((s) => s.name);
 }
 
-/** " Did you mean a, b or c?" — empty when there is nothing close. */
-export function didYouMean(word: string, candidates: Iterable<string>, limit = 3): string {
-  const near = closest(word, candidates, limit);
+/** " Did you mean a, b or c?" for these names — empty when there are none. */
+export function suggestion(near: readonly string[]): string {
   if (near.length === 0) return "";
   const listed = near.length === 1 ? near[0]! : `${near.slice(0, -1).join(", ")} or ${near.at(-1)}`;
   return ` Did you mean ${listed}?`;
+}
+
+/** " Did you mean a, b or c?" for the names near `word` — empty when nothing is close. */
+export function didYouMean(word: string, candidates: Iterable<string>, limit = 3): string {
+  return suggestion(closest(word, candidates, limit));
 }

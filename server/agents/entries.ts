@@ -10,7 +10,7 @@
 import type { Operation } from "@/server/catalog/operation";
 import type { Source } from "@/server/catalog/sources";
 import { fileNameProblem } from "@/server/tree/names";
-import { didYouMean } from "./closest";
+import { closest, didYouMean, suggestion } from "./closest";
 
 export type EntryKind = "system" | "tree" | "mcp";
 
@@ -103,9 +103,12 @@ export function resolveEntry(text: string, sources: readonly Source[]): Resolved
   }
   const source = sources.find((s) => s.entry === entry.source);
   if (!source) {
-    const sameKind = sources.filter((s) => s.kind === entry.kind).map((s) => s.entry);
+    // Compared without the shared "system:" or "tools/", which would make every name look alike.
+    const prefix = entry.kind === "system" ? "system:" : "tools/";
+    const sameKind = sources.filter((s) => s.kind === entry.kind).map((s) => s.entry.slice(prefix.length));
+    const near = closest(entry.source.slice(prefix.length), sameKind).map((name) => prefix + name);
     const what = entry.kind === "system" ? `There is no built-in source ${entry.source}.` : `There is no file ${entry.source} in the tree.`;
-    return { ok: false, problems: [what + (didYouMean(entry.source, sameKind) || didYouMean(entry.source, known))] };
+    return { ok: false, problems: [what + (suggestion(near) || didYouMean(entry.source, known))] };
   }
   if (!source.offered) {
     const first = source.errors[0];

@@ -70,10 +70,30 @@ export async function checkKey(db: Db, key: Buffer, source: string): Promise<voi
   }
 }
 
-const holder = globalThis as typeof globalThis & { __quiverKey?: { key: Buffer; source: "env" | "file" | "new file" } };
+type LoadedKey = { key: Buffer; source: "env" | "file" | "new file" };
+
+const holder = globalThis as typeof globalThis & { __quiverKey?: LoadedKey };
+
+/**
+ * Start-up: the key for this database. A database whose secrets were encrypted under a key file that is
+ * gone is refused before a new file is made, so the next start cannot mistake a fresh key for the old one.
+ */
+export async function prepareKey(db: Db, options: { secretKey: string | undefined; dataDir: string }): Promise<LoadedKey> {
+  const [recorded] = await db.select().from(studioMeta).where(eq(studioMeta.key, FINGERPRINT));
+  const file = keyFilePath(options.dataDir);
+  if (recorded && !options.secretKey && !fs.existsSync(file)) {
+    throw new StudioKeyError(
+      `The key file ${file} is missing, and this studio's secrets were encrypted with its key: restore the file, or set QUIVER_SECRET_KEY to that key. Nothing was reset.`,
+    );
+  }
+  const loaded = loadKey(options);
+  await checkKey(db, loaded.key, loaded.source);
+  holder.__quiverKey = loaded;
+  return loaded;
+}
 
 /** The studio's key, loaded once per process from env() (QUIVER_SECRET_KEY or the key file). */
-export function studioKey(): { key: Buffer; source: "env" | "file" | "new file" } {
+export function studioKey(): LoadedKey {
   if (!holder.__quiverKey) {
     const { secretKey, dataDir } = env();
     holder.__quiverKey = loadKey({ secretKey, dataDir });

@@ -59,6 +59,12 @@ describe("masking", () => {
     expect(shown).toEqual({ list: [`Bearer ${MASK}`, 3, null, true], nested: { [MASK]: MASK }, plain: "hello" });
   });
 
+  it("masks a long value, such as a 64 KB key, in its every form", () => {
+    const key = Array.from({ length: 65_536 }, (_, i) => String.fromCharCode(33 + ((i * 7919) % 94))).join("");
+    const long = makeMasker([key]);
+    expect(long(`key=${key}; b64=${b64(key)}; url=${encodeURIComponent(key)}`)).toBe("key=***; b64=***; url=***");
+  });
+
   it("masks several values at once, the longer first when one contains another", () => {
     const many = makeMasker(["secret-one", "secret-one-and-more", "another value"]);
     expect(many("a secret-one-and-more b secret-one c another value")).toBe("a *** b *** c ***");

@@ -1,7 +1,9 @@
 // Masking: every secret value that reached a tool is shown as *** in whatever the studio shows or keeps
-// afterwards. A value is found as itself and as the forms a tool is likely to print it in: base64 (standard and
-// URL-safe, padded or not, and inside a longer base64 text such as a Basic auth header), URL-encoded
-// (encodeURIComponent, form encoding with +, either hex case) and JSON-escaped (\" \\ \/ \n \uXXXX).
+// afterwards. A value is looked for as itself and in the forms tools print it in: base64 (standard and URL-safe,
+// padded or not, and inside a longer base64 text such as a Basic auth header), URL-encoded (as encodeURIComponent,
+// encodeURI, form encoding with +, and Python's quote and quote_plus write it, hex in either case) and escaped
+// inside a JSON string (as JSON.stringify and Python's json.dumps write it). The forms are plain strings, so a
+// long value (a 64 KB key) costs time in proportion to its length and meets no pattern-size limit.
 //
 // Short values: a value of fewer than MASK_FROM (4) characters is masked only where a whole string is the value
 // (or one of its forms) — masking "ok" or "42" inside every sentence would hide ordinary words and numbers, and
@@ -29,13 +31,21 @@ const ENCODERS: Array<{ keep: Set<string>; plus: boolean }> = [
   { keep: ALNUM + "_.-~/", plus: false }, // Python's quote
 ].map(({ keep, plus }) => ({ keep: new Set(keep), plus }));
 
+const escapes = new Map<string, string>();
+
+/** "%E2%9C%93" for "✓": the UTF-8 bytes of one character. */
+function escapeOf(ch: string): string {
+  let escape = escapes.get(ch);
+  if (escape === undefined) {
+    escape = [...Buffer.from(ch, "utf8")].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join("");
+    escapes.set(ch, escape);
+  }
+  return escape;
+}
+
 function percentEncode(text: string, keep: Set<string>, spaceAsPlus: boolean): string {
   const parts: string[] = [];
-  for (const ch of text) {
-    if (keep.has(ch)) parts.push(ch);
-    else if (spaceAsPlus && ch === " ") parts.push("+");
-    else for (const byte of Buffer.from(ch, "utf8")) parts.push(`%${byte.toString(16).toUpperCase().padStart(2, "0")}`);
-  }
+  for (const ch of text) parts.push(keep.has(ch) ? ch : spaceAsPlus && ch === " " ? "+" : escapeOf(ch));
   return parts.join("");
 }
 

@@ -1,6 +1,7 @@
 // The studio's API: one sub-router per domain.
 import { router } from "./init";
 import { accountRouter } from "./routers/account";
+import { agentsRouter } from "./routers/agents";
 import { auditRouter } from "./routers/audit";
 import { secretsRouter } from "./routers/secrets";
 import { toolsRouter } from "./routers/tools";
@@ -8,6 +9,7 @@ import { usersRouter } from "./routers/users";
 
 export const appRouter = router({
   account: accountRouter,
+  agents: agentsRouter,
   audit: auditRouter,
   secrets: secretsRouter,
   tools: toolsRouter,

@@ -9,9 +9,11 @@ import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/db/client";
 import { audit, secrets, toolExamples, type Role } from "@/db/schema";
+import { recordAudit } from "@/server/audit/record";
 import { closeDatabase, getDb } from "@/server/db";
 import { closeAll, hostFor } from "@/server/host";
-import { checkKey, deriveKey, loadKey, keyFilePath } from "@/server/secrets/key";
+import { checkKey, deriveKey, loadKey, keyFilePath, prepareKey } from "@/server/secrets/key";
+import { makeMasker } from "@/server/secrets/mask";
 import { resolveSecrets } from "@/server/secrets/resolve";
 import { createSecret, deleteSecret, listSecrets, rotateSecret, secretNames } from "@/server/secrets/store";
 import { createCallerFactory } from "@/server/trpc/init";
@@ -56,6 +58,7 @@ process.env.QUIVER_SECRET_KEY = studioKeyHex;
 process.env.QUIVER_TOOLS_DIR = tree;
 
 const key = deriveKey(randomBytes(32), "secrets");
+const b64 = (text: string) => Buffer.from(text).toString("base64");
 const made: string[] = [];
 function dataDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-secrets-db-"));
@@ -136,6 +139,17 @@ describe("the secret store", () => {
     );
     const text = JSON.stringify(rows);
     for (const value of ["tkt_created_value_123", "first-value", "second-value", "in-use-value"]) expect(text).not.toContain(value);
+  });
+
+  it("masks an audit row written about a call that used a secret", async () => {
+    const value = "tkt_in_an_audit_row_0123";
+    await recordAudit(
+      database.db,
+      { actor: "dev-1", action: "tool.executed", target: `tickets__open ${value}`, detail: { args: { auth: `Bearer ${value}` }, [value]: [b64(value)] } },
+      { mask: makeMasker([value]) },
+    );
+    const [row] = await database.db.select().from(audit).where(eq(audit.action, "tool.executed"));
+    expect(row).toMatchObject({ target: "tickets__open ***", detail: { args: { auth: "Bearer ***" }, "***": ["***"] } });
   });
 
   it("lists names and descriptions for pickers, and nothing else", async () => {
@@ -246,9 +260,11 @@ describe("the studio key", () => {
     const dir = await firstStart();
     fs.rmSync(keyFilePath(dir));
     const database = await openDatabase({ dataDir: dir });
-    const fresh = loadKey({ secretKey: undefined, dataDir: dir });
-    expect(fresh.source).toBe("new file");
-    await expect(checkKey(database.db, fresh.key, fresh.source)).rejects.toThrow(/The key file is not the key this studio's secrets were encrypted with/);
+    await expect(prepareKey(database.db, { secretKey: undefined, dataDir: dir })).rejects.toThrow(
+      /secret\.key is missing, and this studio's secrets were encrypted with its key/,
+    );
+    // No new key was made in its place, so restoring the old file is all it takes.
+    expect(fs.existsSync(keyFilePath(dir))).toBe(false);
     expect(await database.db.select({ name: secrets.name }).from(secrets)).toEqual([{ name: "KEPT" }]);
     await database.close();
   });

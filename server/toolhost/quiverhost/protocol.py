@@ -5,7 +5,6 @@ send its own and wait for the reply (what ctx.ask will use).
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
 import sys
@@ -14,7 +13,7 @@ import traceback
 from typing import Any, BinaryIO, Callable
 
 from .errors import exception_text
-from .workers import WORKERS, Workers
+from .turns import Turns
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -67,9 +66,10 @@ Handler = Callable[[str, dict, Reply], Any]
 
 
 class Connection:
-    def __init__(self, reader: BinaryIO, writer: BinaryIO, workers: Workers = WORKERS) -> None:
+    def __init__(self, reader: BinaryIO, writer: BinaryIO) -> None:
         self._reader, self._writer = reader, writer
-        self._workers = workers
+        self._turns = Turns()
+        self._handlers: tuple[Handler, Callable[[str, dict], None], Callable[[str], bool]] | None = None
         self._write_lock = threading.Lock()
         # Requests read and not yet settled; at the end of input the host waits
         # for these, not for the threads that ran them (one may be stuck past its bound).
@@ -147,17 +147,10 @@ class Connection:
     def serve(self, on_request: Handler, on_notification: Callable[[str, dict], None],
               threaded: Callable[[str], bool]) -> None:
         """Read until the client closes its end; `threaded(method)` says which
-        requests run on a worker (the ones that may take a while)."""
-        for raw in iter(self._reader.readline, b""):
-            if not raw.strip():
-                continue
-            try:
-                message = json.loads(raw)
-            except (ValueError, UnicodeDecodeError) as exc:
-                self.send({"jsonrpc": "2.0", "id": None,
-                           "error": {"code": PARSE_ERROR, "message": f"Parse error: {exc}"}})
-                continue
-            self._route(message, on_request, on_notification, threaded)
+        requests may take a while: the thread that reads one passes reading on
+        to another (turns.py) and answers it itself."""
+        self._handlers = (on_request, on_notification, threaded)
+        self._turns.run(self._read_one)
         # The client closed its end: nothing it could still answer, but the calls
         # in flight (each bounded) are answered before the host stops.
         with self._write_lock:
@@ -168,6 +161,24 @@ class Connection:
         with self._all_answered:
             self._all_answered.wait_for(lambda: self._unanswered == 0)
         self.closed.set()
+
+    def _read_one(self) -> bool:
+        """Read and route one line; False at the end of the input."""
+        try:
+            raw = self._reader.readline()
+        except (OSError, ValueError):  # the stream broke or was closed under us
+            return False
+        if not raw:
+            return False
+        if raw.strip():
+            try:
+                message = json.loads(raw)
+            except (ValueError, UnicodeDecodeError) as exc:
+                self.send({"jsonrpc": "2.0", "id": None,
+                           "error": {"code": PARSE_ERROR, "message": f"Parse error: {exc}"}})
+                return True
+            self._route(message, *self._handlers)
+        return True
 
     def _route(self, message: Any, on_request: Handler,
                on_notification: Callable[[str, dict], None], threaded: Callable[[str], bool]) -> None:
@@ -199,10 +210,8 @@ class Connection:
         with self._write_lock:
             self._unanswered += 1
         if threaded(method):
-            self._workers.submit(functools.partial(self._answer, reply, params, on_request),
-                                 f"quiver-rpc-{method}")
-        else:
-            self._answer(reply, params, on_request)
+            self._turns.pass_on()  # reading goes on elsewhere; this thread answers
+        self._answer(reply, params, on_request)
 
     def _answer(self, reply: Reply, params: Any, on_request: Handler) -> None:
         try:

@@ -6,7 +6,7 @@ import { env } from "@/server/env";
 import { checkBinding } from "@/server/secrets/check";
 import { DESCRIPTION_MAX, NAME_MAX, VALUE_MAX } from "@/server/secrets/names";
 import { createSecret, deleteSecret, listSecrets, rotateSecret, secretNames } from "@/server/secrets/store";
-import { adminProcedure, builderProcedure, developerProcedure, router } from "../init";
+import { adminProcedure, builderProcedure, router } from "../init";
 
 // Shape only; the store's own checks give the sentences (names.ts), so a form shows the same words either way.
 const name = z.string().max(NAME_MAX + 1);
@@ -30,8 +30,11 @@ export const secretsRouter = router({
     .input(z.object({ name }))
     .mutation(async ({ input, ctx }) => deleteSecret(await getDb(), ctx.user.id, input.name)),
 
-  /** The file's check_secret on the named secret, for the sentence beside a picker; the value never leaves. */
-  checkBinding: developerProcedure
+  /**
+   * The file's check_secret on the named secret, for the sentence beside a picker; the value never leaves.
+   * Builders bind secrets on the agent page, so they may ask too.
+   */
+  checkBinding: builderProcedure
     .input(z.object({ path: z.string().min(1).max(200), field: z.string().min(1).max(200), name }))
     .query(async ({ input, ctx }) => checkBinding(await getDb(), env().toolsDir, input, ctx.user.id)),
 });
