@@ -126,8 +126,7 @@ const summaryColumns = {
   updatedByName: user.name,
 };
 
-function summaryOf(row: { declaration: unknown } & Omit<AgentSummary, "description" | "model" | "entries">): AgentSummary & { declaration: AgentDeclaration } {
-  const declaration = stored(row.declaration);
+function summaryOf(row: Omit<AgentSummary, "description" | "model" | "entries">, declaration: AgentDeclaration): AgentSummary {
   return {
     id: row.id,
     name: row.name,
@@ -138,16 +137,12 @@ function summaryOf(row: { declaration: unknown } & Omit<AgentSummary, "descripti
     updatedAt: row.updatedAt,
     updatedBy: row.updatedBy,
     updatedByName: row.updatedByName,
-    declaration,
   };
 }
 
 export async function listAgents(db: Db): Promise<AgentSummary[]> {
   const rows = await db.select(summaryColumns).from(agents).leftJoin(user, eq(user.id, agents.updatedBy)).orderBy(asc(sql`lower(${agents.name})`));
-  return rows.map((row) => {
-    const { declaration: _, ...summary } = summaryOf(row);
-    return summary;
-  });
+  return rows.map((row) => summaryOf(row, stored(row.declaration)));
 }
 
 export async function getAgent(db: Db, id: string, place: Place): Promise<AgentDetail> {
@@ -157,10 +152,10 @@ export async function getAgent(db: Db, id: string, place: Place): Promise<AgentD
     .leftJoin(user, eq(user.id, agents.updatedBy))
     .where(eq(agents.id, id));
   if (!row) throw noSuchAgent(id);
-  const summary = summaryOf(row);
+  const declaration = stored(row.declaration);
   const { sources, treeError } = await listSources(place.tree);
-  const drift = detectDrift(summary.declaration, row.fingerprints as EntryPrint[], sources, treeError);
-  return { ...summary, createdAt: row.createdAt, createdBy: row.createdBy, drift, treeError };
+  const drift = detectDrift(declaration, row.fingerprints as EntryPrint[], sources, treeError);
+  return { ...summaryOf(row, declaration), declaration, createdAt: row.createdAt, createdBy: row.createdBy, drift, treeError };
 }
 
 /** Inserts an already-checked declaration as a new agent at version 1. */
