@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { effectivePermission, explainPermission, mayRun, type PermissionLevel } from "./permissions";
+import { effectivePermission, explainPermission, explicitPermission, mayRun, type PermissionLevel } from "./permissions";
 
 const levels: PermissionLevel[] = ["ALLOW", "ASK", "DENY"];
 
@@ -56,6 +56,21 @@ describe("precedence beyond the table", () => {
 
   it("ALLOW runs", () => {
     expect(mayRun({ agentDefault: "ALLOW" }).action).toBe("run");
+  });
+});
+
+describe("what an operation was registered with", () => {
+  it("ask_user is registered with ALLOW, whatever the agent's default (seed 002)", () => {
+    const explicit = explicitPermission("system:ask_user", "ask_user", {});
+    expect(effectivePermission({ explicit, agentDefault: "DENY" }).level).toBe("ALLOW");
+  });
+
+  it("the builder's own setting still beats that registration", () => {
+    expect(explicitPermission("system:ask_user", "ask_user", { ask_user: "DENY" })).toBe("DENY");
+  });
+
+  it("other operations have no registration of their own", () => {
+    expect(explicitPermission("system:web", "fetch_url", {})).toBeNull();
   });
 });
 

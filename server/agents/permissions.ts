@@ -5,6 +5,8 @@
 //   4. A session grant satisfies ASK without another prompt.
 // ASK needs someone to ask: where nobody can answer (a run without an approver), ASK refuses (seed 002).
 // Pure, so the builder's page can import the explanations.
+import { ASK_USER_PERMISSION } from "@/server/system/ask-user";
+
 export const PERMISSION_LEVELS = ["ALLOW", "ASK", "DENY"] as const;
 export type PermissionLevel = (typeof PERMISSION_LEVELS)[number];
 
@@ -18,6 +20,15 @@ export type PermissionInput = {
   /** A rule above the agent for this operation name, if any. */
   override?: PermissionLevel | null;
 };
+
+/**
+ * The explicit permission of one operation of an entry: what the builder set, else what the operation was
+ * registered with. Seed 002: ask_user is registered with ALLOW, so an agent whose default is ASK does not ask
+ * before asking; a builder may still set it to Ask me or Never.
+ */
+export function explicitPermission(source: string, operation: string, permissions: Readonly<Record<string, PermissionLevel>>): PermissionLevel | null {
+  return permissions[operation] ?? (source === "system:ask_user" && operation === "ask_user" ? ASK_USER_PERMISSION : null);
+}
 
 export type Effective = { level: PermissionLevel; from: "override" | "explicit" | "default" };
 

@@ -85,7 +85,10 @@ function fromTool(tool: CatalogTool, warnings: string[]): Operation {
   };
 }
 
-/** The tree's files as sources; helpers never (seed 000), files with errors listed but not offered. */
+/**
+ * The tree's files as sources; helpers never (seed 000), files with errors listed but not offered. An entry names
+ * a file as tools/<file>.py whatever the tree's folder is called on disk (QUIVER_TOOLS_DIR).
+ */
 export function fromTree(files: CatalogFile[]): Source[] {
   return files
     .filter((file) => file.kind !== "helper")

@@ -3,10 +3,11 @@
 import { like, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { toolExamples } from "@/db/schema";
+import { agentSecretReferences } from "@/server/agents/references";
 
 /** One place a secret is referenced, in words a person can act on. */
 export type SecretReference = {
-  kind: "tool-example";
+  kind: "tool-example" | "agent";
   /** The referencing row's id. */
   id: string;
   /** "the Try it example “open a ticket” of tickets.py" */
@@ -55,18 +56,20 @@ const toolExampleReferences: ReferenceSource = async (db, name) => {
   );
 };
 
-const sources: ReferenceSource[] = [toolExampleReferences];
+// A function, not a constant: agents' references import this module's helpers, and a list built at load
+// time would meet that module half-loaded.
+const sources = (): ReferenceSource[] => [toolExampleReferences, agentSecretReferences];
 
 /** Everything that references the secret `name`. */
 export async function findReferences(db: Db, name: string): Promise<SecretReference[]> {
-  const found = await Promise.all(sources.map((source) => source(db, name)));
+  const found = await Promise.all(sources().map((source) => source(db, name)));
   return found.flat().map((f) => f.reference);
 }
 
 /** Every secret's references at once, by name (for the Secrets table). */
 export async function allReferences(db: Db): Promise<Map<string, SecretReference[]>> {
   const byName = new Map<string, SecretReference[]>();
-  for (const { name, reference } of (await Promise.all(sources.map((source) => source(db, null)))).flat()) {
+  for (const { name, reference } of (await Promise.all(sources().map((source) => source(db, null)))).flat()) {
     byName.set(name, [...(byName.get(name) ?? []), reference]);
   }
   return byName;

@@ -31,5 +31,5 @@ export const askUser: SystemSource = {
   handlers: {},
 };
 
-/** Seed 002: ask_user is registered with ALLOW, whatever the agent's default. */
+/** Seed 002: ask_user is registered with ALLOW, whatever the agent's default (agents/permissions.ts applies it). */
 export const ASK_USER_PERMISSION = "ALLOW" as const;

@@ -191,7 +191,7 @@ describe("the secrets API (tRPC)", () => {
     for (const named of answers[3] as Record<string, unknown>[]) expect(Object.keys(named).sort()).toEqual(["description", "name"]);
   });
 
-  it("lets only admins list, create, rotate and delete; builders read names; developers check bindings", async () => {
+  it("lets only admins list, create, rotate and delete; builders read names and check bindings", async () => {
     for (const role of ["builder", "developer"] as const) {
       await expect(caller(role).list()).rejects.toMatchObject({ code: "FORBIDDEN" });
       await expect(caller(role).create({ name: "NOPE", value: "v" })).rejects.toMatchObject({ code: "FORBIDDEN" });
@@ -199,9 +199,10 @@ describe("the secrets API (tRPC)", () => {
       await expect(caller(role).remove({ name: "API_TOKEN" })).rejects.toMatchObject({ code: "FORBIDDEN" });
     }
     await expect(caller(null).names()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
-    await expect(caller("builder").checkBinding({ path: "tickets.py", field: "token", name: "API_TOKEN" })).rejects.toMatchObject({
-      code: "FORBIDDEN",
+    await expect(caller(null).checkBinding({ path: "tickets.py", field: "token", name: "API_TOKEN" })).rejects.toMatchObject({
+      code: "UNAUTHORIZED",
     });
+    expect(await caller("builder").checkBinding({ path: "tickets.py", field: "token", name: "API_TOKEN" })).toEqual({ ok: true, message: null });
   });
 
   it("answers a domain refusal with its code and sentence", async () => {
