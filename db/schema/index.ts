@@ -5,3 +5,4 @@ export * from "./audit";
 export * from "./auth";
 export * from "./secrets";
 export * from "./tree";
+export * from "./runs";

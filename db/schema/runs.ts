@@ -1,0 +1,53 @@
+// Runs of agents, step by step, and what built-in sources keep between calls. Every step is one row of
+// run_events with an increasing id, so a stream can resume from the last id a browser saw.
+import { bigserial, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+
+export const runStatuses = ["running", "waiting", "done", "failed", "cancelled"] as const;
+export type RunStatus = (typeof runStatuses)[number];
+
+export const runs = pgTable(
+  "runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    agentId: uuid("agent_id").notNull(),
+    /** The agent's version the run started from; the declaration itself is kept too, as it was. */
+    agentVersion: integer("agent_version").notNull(),
+    declaration: jsonb("declaration").$type<Record<string, unknown>>().notNull(),
+    startedBy: text("started_by").notNull(),
+    status: text("status").$type<RunStatus>().notNull().default("running"),
+    /** Why a run failed, in one sentence (masked). */
+    error: text("error"),
+    tokensIn: integer("tokens_in").notNull().default(0),
+    tokensOut: integer("tokens_out").notNull().default(0),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+  },
+  (t) => [index("runs_agent_idx").on(t.agentId), index("runs_started_idx").on(t.startedAt)],
+);
+
+export const runEvents = pgTable(
+  "run_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    /** message, tool_call, tool_result, approval_requested, approval_decided, progress, todos, status, error… */
+    type: text("type").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("run_events_run_idx").on(t.runId, t.id)],
+);
+
+/** system:memory — a small key-value store per agent. */
+export const agentMemory = pgTable(
+  "agent_memory",
+  {
+    agentId: uuid("agent_id").notNull(),
+    key: text("key").notNull(),
+    value: jsonb("value").$type<unknown>().notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.agentId, t.key] })],
+);
