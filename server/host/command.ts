@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { childBaseEnv, env } from "../env";
-import { bwrapArgs, probeSandbox } from "./sandbox";
+import { bwrapArgs, probeSandbox, type SandboxPaths } from "./sandbox";
 
 export type Limits = {
   /** Address space, in MB (RLIMIT_AS). */
@@ -95,13 +95,14 @@ export function prepareTree(treeDir: string, options: HostOptions = {}) {
 }
 
 /** Wrap `spec` in bubblewrap when asked and possible; otherwise say why not. */
-export async function confine(spec: SpawnSpec, paths: { treeDir: string; workDir: string; dataDir: string }, sandbox: boolean) {
+export async function confine(spec: SpawnSpec, paths: SandboxPaths, sandbox: boolean) {
   if (!sandbox) {
     return { spec, sandboxed: false, reason: "the sandbox is turned off for this host; the tool host runs unsandboxed" };
   }
   const probe = await probeSandbox(spec.env.PATH ?? "");
   if (!probe.bwrap) return { spec, sandboxed: false, reason: probe.reason };
-  const wrapped = { ...spec, command: probe.bwrap, args: [...bwrapArgs(paths), spec.command, ...spec.args] };
+  const programDirs = [path.dirname(toolhostScript()), ...(paths.programDirs ?? [])];
+  const wrapped = { ...spec, command: probe.bwrap, args: [...bwrapArgs({ ...paths, programDirs }), spec.command, ...spec.args] };
   return { spec: wrapped, sandboxed: true, reason: null };
 }
 

@@ -49,3 +49,14 @@ describe("probing for bubblewrap", () => {
     expect(findOnPath("sh", "/nonexistent")).toBeNull();
   });
 });
+
+describe("programs the sandbox runs", () => {
+  it("binds the tool host's own folder read-only after every tmpfs, so a checkout under /tmp still runs", () => {
+    const mounts = mountsOf(
+      bwrapArgs({ treeDir: "/tmp/t/tools", workDir: "/tmp/d/work/1", dataDir: "/tmp/d", programDirs: ["/tmp/checkout/server/toolhost"] }),
+    ).map((m) => m.join(" "));
+    const program = mounts.indexOf("--ro-bind /tmp/checkout/server/toolhost /tmp/checkout/server/toolhost");
+    expect(program).toBeGreaterThan(mounts.indexOf("--tmpfs /tmp"));
+    expect(program).toBeGreaterThan(mounts.indexOf("--tmpfs /tmp/d"));
+  });
+});

@@ -13,6 +13,11 @@ export type SandboxPaths = {
   workDir: string;
   /** The studio's data folder (database, key file): hidden behind an empty tmpfs. */
   dataDir: string;
+  /**
+   * Folders of programs the sandbox runs (the tool host itself), bound read-only after every tmpfs:
+   * a checkout under /tmp or under the data folder would otherwise vanish behind them.
+   */
+  programDirs?: string[];
 };
 
 const NOT_INSTALLED = "bubblewrap is not installed; the tool host runs unsandboxed: install the bubblewrap package";
@@ -70,7 +75,7 @@ function isInside(child: string, parent: string): boolean {
  * folder writable, the data folder replaced by an empty tmpfs (the work folder inside it bound back).
  * Mounts apply in order, so a tree inside the data folder is bound after the data folder is hidden.
  */
-export function bwrapArgs({ treeDir, workDir, dataDir }: SandboxPaths): string[] {
+export function bwrapArgs({ treeDir, workDir, dataDir, programDirs = [] }: SandboxPaths): string[] {
   const bindTree = ["--bind", treeDir, treeDir];
   const treeInData = isInside(treeDir, dataDir);
   return [
@@ -82,6 +87,7 @@ export function bwrapArgs({ treeDir, workDir, dataDir }: SandboxPaths): string[]
     "--tmpfs", dataDir,
     "--bind", workDir, workDir,
     ...(treeInData ? bindTree : []),
+    ...programDirs.flatMap((dir) => ["--ro-bind", dir, dir]),
     "--chdir", workDir,
     "--die-with-parent",
     "--unshare-pid",

@@ -12,6 +12,7 @@ fs.mkdirSync(path.join(scratch, "tools"));
 // Before anything reads the configuration: this test's own data folder and an empty tree.
 process.env.QUIVER_DATA_DIR = path.join(scratch, "data");
 process.env.QUIVER_TOOLS_DIR = path.join(scratch, "tools");
+process.env.DATABASE_URL = "";
 
 type Needs = Role | "anyone";
 
@@ -32,6 +33,13 @@ const matrix: Record<string, Needs> = {
   "agents.modelView": "builder",
   "agents.validate": "builder",
   "audit.list": "admin",
+  "runs.start": "builder",
+  "runs.send": "builder",
+  "runs.decide": "builder",
+  "runs.answer": "builder",
+  "runs.events": "builder",
+  "runs.list": "builder",
+  "runs.get": "builder",
   "users.list": "admin",
   "users.create": "admin",
   "users.setRole": "admin",

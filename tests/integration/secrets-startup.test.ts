@@ -22,6 +22,8 @@ it("reports a studio key that does not match the secrets as a start-up error in 
   await first.close();
 
   process.env.QUIVER_DATA_DIR = dir;
+  // This studio's embedded database, even where CI exports a PostgreSQL URL for other tests.
+  process.env.DATABASE_URL = "";
   process.env.QUIVER_SECRET_KEY = randomBytes(32).toString("base64");
   await startStudio();
   const answer = await GET();

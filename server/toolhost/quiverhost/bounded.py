@@ -4,7 +4,7 @@ preview, a secret check.
 Python cannot stop a thread, so the work runs on a worker and the caller stops
 waiting at the bound: the host stays up, the worker is abandoned (and the pool
 grows past it). A tools/call from the client does not wait here: it runs on the
-worker that answers it, and deadlines.py answers for it when its bound passes.
+thread that read it, and deadlines.py answers for it when its bound passes.
 """
 
 from __future__ import annotations

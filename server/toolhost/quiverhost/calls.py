@@ -19,11 +19,11 @@ import quiver
 from quiver import Context, Refused, TransientError
 
 from .confine import RootMissing, confine, resolve_root
+from .deadlines import DEADLINES
 from .entries import Derived, Op
 from .errors import exception_text
 from .loader import Tree
 from .results import NotJson, content_of, cut_long, mask
-from .deadlines import DEADLINES
 from .sessions import Sessions
 from .settings import SettingsError, build_settings
 from .validate import mismatch

@@ -77,7 +77,8 @@ class Deadlines:
                         due.append(watch.expire)
                         watch.expire = None
                 if due:
-                    self._wake.release()  # an expire writes an answer: calls may start and finish meanwhile
+                    # An expire writes an answer; calls may start and finish meanwhile.
+                    self._wake.release()
                     try:
                         for expire in due:
                             try:

@@ -1,10 +1,12 @@
 """JSON-RPC 2.0, one message per line, over a pair of byte streams (MCP's stdio
 transport). Requests can go both ways: the host answers the client's, and can
-send its own and wait for the reply (what ctx.ask will use).
+send its own and wait for the reply (what ctx.ask will use). A request is
+answered on the thread that read it (turns.py), once (Reply).
 """
 
 from __future__ import annotations
 
+import contextvars
 import itertools
 import json
 import sys
@@ -69,7 +71,6 @@ class Connection:
     def __init__(self, reader: BinaryIO, writer: BinaryIO) -> None:
         self._reader, self._writer = reader, writer
         self._turns = Turns()
-        self._handlers: tuple[Handler, Callable[[str, dict], None], Callable[[str], bool]] | None = None
         self._write_lock = threading.Lock()
         # Requests read and not yet settled; at the end of input the host waits
         # for these, not for the threads that ran them (one may be stuck past its bound).
@@ -149,8 +150,7 @@ class Connection:
         """Read until the client closes its end; `threaded(method)` says which
         requests may take a while: the thread that reads one passes reading on
         to another (turns.py) and answers it itself."""
-        self._handlers = (on_request, on_notification, threaded)
-        self._turns.run(self._read_one)
+        self._turns.run(lambda: self._read_one(on_request, on_notification, threaded))
         # The client closed its end: nothing it could still answer, but the calls
         # in flight (each bounded) are answered before the host stops.
         with self._write_lock:
@@ -162,7 +162,8 @@ class Connection:
             self._all_answered.wait_for(lambda: self._unanswered == 0)
         self.closed.set()
 
-    def _read_one(self) -> bool:
+    def _read_one(self, on_request: Handler, on_notification: Callable[[str, dict], None],
+                  threaded: Callable[[str], bool]) -> bool:
         """Read and route one line; False at the end of the input."""
         try:
             raw = self._reader.readline()
@@ -177,7 +178,7 @@ class Connection:
                 self.send({"jsonrpc": "2.0", "id": None,
                            "error": {"code": PARSE_ERROR, "message": f"Parse error: {exc}"}})
                 return True
-            self._route(message, *self._handlers)
+            self._route(message, on_request, on_notification, threaded)
         return True
 
     def _route(self, message: Any, on_request: Handler,
@@ -211,7 +212,11 @@ class Connection:
             self._unanswered += 1
         if threaded(method):
             self._turns.pass_on()  # reading goes on elsewhere; this thread answers
-        self._answer(reply, params, on_request)
+            # In a fresh context, as on a thread of its own: a context variable one
+            # call sets (decimal's precision, say) must not be seen by the next.
+            contextvars.Context().run(self._answer, reply, params, on_request)
+        else:
+            self._answer(reply, params, on_request)
 
     def _answer(self, reply: Reply, params: Any, on_request: Handler) -> None:
         try:

@@ -26,7 +26,8 @@ from .results import mask
 PROTOCOL_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 FILE_NAME = re.compile(r"^[^/\\]+\.py$")
 CHECK_SECRET_SECONDS = 10.0
-# Requests that run user code, or wait on it, run on a worker (workers.py).
+# Requests that run user code, or wait on it: the thread that reads one passes
+# reading on to another and answers it itself (turns.py).
 THREADED = {"tools/call", "quiver/preview", "quiver/check_secret"}
 
 
@@ -99,8 +100,8 @@ class Host:
             raise RpcError(INVALID_PARAMS, "tools/call needs the tool's `name`")
         self.refresh()
         meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
-        # The call runs on this worker; a timeout or a cancellation answers early
-        # through `reply`, and the late result is then dropped there.
+        # The call runs on this thread (the one that read it); a timeout or a
+        # cancellation answers early through `reply`, which then drops the late result.
         control = self._controls[reply.id] = Control(
             lambda answer: reply.nothing() if answer is None else reply.result(answer))
         try:

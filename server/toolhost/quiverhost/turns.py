@@ -66,7 +66,7 @@ class Turns:
             while self._holder == me:
                 try:
                     going = self._step()
-                except BaseException:  # a bug must end reading, not leave the turn with a dead thread
+                except BaseException:  # a bug ends reading rather than die holding the turn
                     traceback.print_exc(file=sys.stderr)
                     going = False
                 if not going:

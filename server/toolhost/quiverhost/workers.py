@@ -1,7 +1,8 @@
-"""The threads that run what may take a while: a request that calls user code,
-a bounded import. Starting a thread costs more than a no-op call, so work goes
-to a thread already waiting; the pool grows when every thread is busy, which is
-also how a thread stuck past its bound is replaced.
+"""The threads that run work someone waits on with a bound (bounded.py: a
+file's import, a preview, a secret check; Calls.call). Starting a thread costs
+more than the work usually does, so it goes to a thread already waiting; the
+pool grows when every thread is busy, which is also how a thread stuck past its
+bound is replaced. (Requests are answered on the threads of turns.py.)
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ class Workers:
                 # A fresh context per job, as a new thread would have: a context
                 # variable one call sets must not be seen by the next.
                 contextvars.Context().run(job)
-            except BaseException:  # a job's own bug must not take the thread's successors with it
+            except BaseException:  # a bug in one job must not cost the pool its thread
                 traceback.print_exc(file=sys.stderr)
             thread.name = own_name
             with self._lock:
@@ -66,5 +67,5 @@ class Workers:
                 self._idle += 1
 
 
-# One pool for the process: the protocol's requests, bounded imports and waits.
+# One pool for the process.
 WORKERS = Workers()

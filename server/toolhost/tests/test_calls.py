@@ -3,9 +3,11 @@ and 002's outcomes), how instances live by scope, and ctx.tool."""
 
 import base64
 import os
+import queue
+import threading
 import time
 
-from quiverhost.calls import _bound
+from quiverhost.calls import Control, _bound
 
 from tests.support import TreeCase, write_file
 
@@ -171,6 +173,30 @@ class TimeoutTests(TreeCase):
         self.assertEqual(self.text(result), "TimeoutError: t__sleep did not finish within 0.3 s; it may "
                                             "have partly run, so check its effects before calling it again.")
         self.assertEqual(self.text(host.call("t__echo", {"text": "next"}, {})), "next")
+
+    def test_past_its_bound_a_call_is_answered_for_while_its_thread_is_left_to_it(self):
+        host = self.calls({"t.py": TOOLS})
+        early, returned = queue.Queue(), queue.Queue()
+        control = Control(early.put)
+        running = threading.Thread(target=lambda: returned.put(host.run(
+            "t__sleep", {"seconds": 1}, {"quiver/timeout": 0.2}, control=control)), daemon=True)
+        running.start()
+        answer = early.get(timeout=5)
+        self.assertEqual(answer["_meta"]["quiver/outcome"], "timeout")
+        self.assertTrue(running.is_alive())  # the tool still sleeps on the thread that ran it
+        self.assertIsNone(returned.get(timeout=5))  # and its late result is not an answer
+
+    def test_a_cancelled_call_answers_nothing_then_or_later(self):
+        host = self.calls({"t.py": TOOLS})
+        early, returned = queue.Queue(), queue.Queue()
+        control = Control(early.put)
+        running = threading.Thread(target=lambda: returned.put(host.run(
+            "t__sleep", {"seconds": 0.3}, {}, control=control)), daemon=True)
+        running.start()
+        time.sleep(0.05)
+        control.cancel()
+        self.assertIsNone(early.get(timeout=5))
+        self.assertIsNone(returned.get(timeout=5))
 
     def test_own_timeout_wins_over_the_callers(self):
         source = "import time\nTIMEOUT = 0.2\n\n\ndef nap() -> str:\n    time.sleep(2)\n    return ''\n"

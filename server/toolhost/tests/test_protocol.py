@@ -23,7 +23,7 @@ class Wire:
         self.notes = []
         self.thread = threading.Thread(
             target=self.connection.serve,
-            args=(on_request or (lambda method, params, request_id: {"echo": params}),
+            args=(on_request or (lambda method, params, reply: {"echo": params}),
                   lambda method, params: self.notes.append(method), threaded),
             daemon=True)
         self.thread.start()
@@ -149,6 +149,44 @@ class ConnectionTests(unittest.TestCase):
         wire.send({"jsonrpc": "2.0", "id": request["id"], "error": {"code": -1, "message": "no"}})
         asking.join(timeout=5)
         self.assertEqual(failures, [-1])
+
+    def test_an_answer_given_early_wins_and_the_handlers_is_dropped(self):
+        def early(method, params, reply):
+            reply.result({"said": "early"})  # as the watcher does for a call past its bound
+            return {"said": "late"}
+        wire = self.wire(on_request=early)
+        wire.send({"jsonrpc": "2.0", "id": 1, "method": "x"})
+        wire.send({"jsonrpc": "2.0", "id": 2, "method": "x"})
+        self.assertEqual([wire.receive()["result"] for _ in range(2)], [{"said": "early"}] * 2)
+
+    def test_a_slow_request_does_not_hold_up_reading(self):
+        release = threading.Event()
+        self.addCleanup(release.set)
+
+        def handler(method, params, reply):
+            if method == "slow":
+                release.wait(10)
+            return {"method": method}
+        wire = self.wire(on_request=handler, threaded=lambda method: method == "slow")
+        wire.send({"jsonrpc": "2.0", "id": 1, "method": "slow"})
+        wire.send({"jsonrpc": "2.0", "id": 2, "method": "ping"})
+        self.assertEqual(wire.receive(), {"jsonrpc": "2.0", "id": 2, "result": {"method": "ping"}})
+        release.set()
+        self.assertEqual(wire.receive()["id"], 1)
+
+    def test_the_end_of_input_waits_for_answers_not_for_the_threads_that_gave_them(self):
+        stuck = threading.Event()
+        self.addCleanup(stuck.set)
+
+        def handler(method, params, reply):
+            reply.result({"answered": "early"})
+            stuck.wait(30)  # a tool that never comes back, already answered for
+        wire = Wire(on_request=handler, threaded=lambda method: True)
+        wire.send({"jsonrpc": "2.0", "id": 1, "method": "stuck"})
+        self.assertEqual(wire.receive()["result"], {"answered": "early"})
+        wire.close()
+        self.assertFalse(wire.thread.is_alive())
+        self.assertTrue(wire.connection.closed.is_set())
 
 
 if __name__ == "__main__":

@@ -49,6 +49,19 @@ def stuck() -> str:
     return "late"
 '''
 
+MARKED = '''
+import contextvars
+
+MARK = contextvars.ContextVar("mark", default="unset")
+
+
+def mark(value: str) -> str:
+    """Set a context variable; answer what it was before."""
+    before = MARK.get()
+    MARK.set(value)
+    return before
+'''
+
 VAULT = '''
 from quiver import Secret
 
@@ -148,6 +161,43 @@ class ProtocolTests(TreeCase):
         first, _ = host.wait_for(lambda m: m.get("id") in (slow, fast))
         self.assertEqual(first["id"], fast)
         self.assertEqual(host.reply(slow)["result"]["content"][0]["text"], "slept")
+
+    def test_a_slow_call_does_not_block_a_ping(self):
+        host = self.start()
+        host.initialize()
+        slow = host.request("tools/call", {"name": "t__slow", "arguments": {"seconds": 2}})
+        started = time.monotonic()
+        self.assertEqual(host.ask("ping")["result"], {})
+        self.assertLess(time.monotonic() - started, 1)
+        self.assertEqual(host.reply(slow)["result"]["content"][0]["text"], "slept")
+
+    def test_calls_stuck_past_their_bound_are_answered_and_their_threads_replaced(self):
+        host = self.start()
+        host.initialize()
+        stuck = [host.request("tools/call", {"name": "s__stuck", "arguments": {}})
+                 for _ in range(2)]
+        self.assertEqual(host.ask("ping")["result"], {})  # while both are stuck
+        for request in stuck:
+            self.assertEqual(host.reply(request)["result"]["_meta"]["quiver/outcome"], "timeout")
+        for word in ("one", "two", "three"):  # their threads are still sleeping; others answer
+            again = host.ask("tools/call", {"name": "t__echo", "arguments": {"text": word}})
+            self.assertEqual(again["result"]["content"][0]["text"], word)
+        stuck_again = host.ask("tools/call", {"name": "s__stuck", "arguments": {}})
+        self.assertEqual(stuck_again["result"]["_meta"]["quiver/outcome"], "timeout")
+
+    def test_closing_stdin_with_a_call_stuck_past_its_bound_answers_it_and_exits(self):
+        host = self.start()
+        request = host.request("tools/call", {"name": "s__stuck", "arguments": {}})
+        host.process.stdin.close()
+        self.assertEqual(host.reply(request)["result"]["_meta"]["quiver/outcome"], "timeout")
+        self.assertEqual(host.process.wait(timeout=10), 0)  # without waiting out the 30 s sleep
+
+    def test_a_context_variable_one_call_sets_is_not_seen_by_the_next(self):
+        host = self.start({"m.py": MARKED})
+        host.initialize()
+        for value in ("first", "second", "third"):
+            before = host.ask("tools/call", {"name": "m__mark", "arguments": {"value": value}})
+            self.assertEqual(before["result"]["content"][0]["text"], "unset")
 
     def test_progress_notifications_carry_the_token(self):
         host = self.start()
