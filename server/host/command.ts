@@ -88,7 +88,7 @@ export function serveArgs(script: string, treeDir: string, limits: Limits, extra
 /** Resolve the tree and data folders and create the work folder: what both the host and `deps` need. */
 export function prepareTree(treeDir: string, options: HostOptions = {}) {
   const tree = resolveTree(treeDir);
-  const dataDir = path.resolve(options.dataDir ?? env().dataDir);
+  const dataDir = path.resolve(/* turbopackIgnore: true */ options.dataDir ?? env().dataDir);
   const workDir = workDirFor(tree, dataDir);
   mkdirSync(workDir, { recursive: true, mode: 0o700 });
   return { tree, dataDir, workDir, siteDir: path.join(workDir, "site"), python: options.python ?? env().python };
@@ -111,7 +111,7 @@ export async function hostCommand(treeDir: string, options: HostOptions = {}): P
   const { tree, dataDir, workDir, siteDir, python } = prepareTree(treeDir, options);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const args = serveArgs(toolhostScript(), tree, limits, {
-    siteDir: existsSync(siteDir) ? siteDir : undefined,
+    siteDir: existsSync(/* turbopackIgnore: true */ siteDir) ? siteDir : undefined,
     watchIntervalS: options.watchIntervalS,
   });
   const base: SpawnSpec = { command: python, args, cwd: workDir, env: hostEnv(workDir) };

@@ -1,6 +1,19 @@
 // system:ask_user: one focused question to the person running the agent (seed 002): ALLOW, one at a time,
-// replay-safe, and bounded at one hour because it waits on a person.
+// replay-safe, and bounded at one hour because it waits on a person. The runtime's ctx.ask reaches them.
+import { handler, text } from "./handler";
 import { inputs, operation, type SystemSource } from "./types";
+
+/** Seed 002: what the model is told when nobody answered (or nobody can be asked). */
+export const NO_ANSWER =
+  "Nobody answered. Proceed on the most likely reading of the request, and state that assumption at the start of your reply.";
+
+const askUserHandler = handler(async (args, ctx) => {
+  const question = text(args, "question").trim();
+  const choices = Array.isArray(args.choices) ? args.choices.filter((c): c is string => typeof c === "string" && c.trim() !== "") : [];
+  // A question that could not be put (or went unanswered until the call ended) is no answer, not a failure.
+  const answer = await ctx.ask(question, choices).catch(() => null);
+  return answer === null || answer.trim() === "" ? NO_ANSWER : `The user answered: ${answer}`;
+});
 
 export const askUser: SystemSource = {
   name: "ask_user",
@@ -28,7 +41,7 @@ export const askUser: SystemSource = {
       capabilities: ["user.ask"],
     }),
   ],
-  handlers: {},
+  handlers: { ask_user: askUserHandler },
 };
 
 /** Seed 002: ask_user is registered with ALLOW, whatever the agent's default (agents/permissions.ts applies it). */

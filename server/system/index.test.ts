@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isCapability } from "@/server/catalog/capabilities";
 import { fromSystem } from "@/server/catalog/sources";
-import { SYSTEM_SOURCES, systemSource } from "./index";
+import { SYSTEM_SOURCES, systemHandler, systemSettings, systemSource } from "./index";
 
 const op = (source: string, name: string) => systemSource(source)!.operations.find((o) => o.name === name)!;
 
@@ -48,6 +48,35 @@ describe("the built-in sources", () => {
       expect(Object.keys(o.input_schema.properties as object)).not.toEqual(expect.arrayContaining(["root"]));
     }
     expect(Object.keys(op("web", "fetch_url").input_schema.properties as object)).toEqual(["url"]);
+  });
+
+  it("implement every operation they declare, and nothing they do not", () => {
+    for (const source of SYSTEM_SOURCES) {
+      expect(Object.keys(source.handlers).sort(), source.name).toEqual(source.operations.map((o) => o.name).sort());
+      for (const o of source.operations) expect(systemHandler(source.name, o.name), o.name).toBeTypeOf("function");
+    }
+  });
+
+  it("never offer a setting to the model: no input schema has a field the settings model has (seed 002)", () => {
+    for (const source of SYSTEM_SOURCES) {
+      const settings = Object.keys((source.settings_schema?.properties ?? {}) as object);
+      for (const o of source.operations) {
+        const fields = Object.keys(o.input_schema.properties as object);
+        expect(fields.filter((f) => settings.includes(f)), `${source.name}.${o.name}`).toEqual([]);
+      }
+    }
+    expect(Object.keys(op("filesystem", "read_file").input_schema.properties as object)).not.toContain("max_read_bytes");
+    expect(Object.keys(op("filesystem", "list_directory").input_schema.properties as object)).not.toContain("max_directory_entries");
+  });
+
+  it("fill a built-in's settings with their defaults and turn the root into a folder of the workspace", () => {
+    expect(systemSettings(systemSource("filesystem")!, { root: "inbox" }, "/data/workspace")).toEqual({
+      root: "/data/workspace/inbox",
+      max_read_bytes: 1_000_000,
+      max_directory_entries: 1_000,
+    });
+    expect(systemSettings(systemSource("web")!, { max_length: 500 }, "/w")).toEqual({ max_length: 500 });
+    expect(systemSettings(systemSource("bash")!, {}, "/w")).toEqual({});
   });
 
   it("need overwrite to replace a file and recursive to delete a non-empty folder", () => {

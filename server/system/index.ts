@@ -9,7 +9,9 @@ import { planning } from "./planning";
 import type { SystemHandler, SystemSource } from "./types";
 import { web } from "./web";
 
-export type { SystemCall, SystemHandler, SystemSource } from "./types";
+export type { SystemContext, SystemHandler, SystemImage, SystemOutcome, SystemResult, SystemSource, Todo } from "./types";
+export { outputDirFor } from "./filesystem";
+export { systemSettings } from "./settings";
 
 export const SYSTEM_SOURCES: readonly SystemSource[] = [filesystem, bash, web, memory, planning, askUser, compute];
 
@@ -19,7 +21,7 @@ export function systemSource(name: string): SystemSource | undefined {
   return byName.get(name);
 }
 
-/** The implementation of one built-in operation, once the runs issue has attached it. */
+/** The implementation of one built-in operation: `(args, ctx) => Promise<SystemResult>` (types.ts). */
 export function systemHandler(source: string, operation: string): SystemHandler | undefined {
   return byName.get(source)?.handlers[operation];
 }

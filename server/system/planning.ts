@@ -1,6 +1,38 @@
 // system:planning: the model's own todo list (seed 002): write_todos takes the whole list each time; read_todos
-// answers it. The plan lives in the run and touches nothing outside it, so its risk is read.
-import { inputs, operation, type SystemSource } from "./types";
+// answers it. The plan lives in the run (ctx.todos, which the runtime keeps and streams), so its risk is read.
+import { handler, ok, refused } from "./handler";
+import { inputs, operation, type SystemSource, type Todo } from "./types";
+
+const STATUSES = ["pending", "in_progress", "completed"] as const;
+const MARK: Record<Todo["status"], string> = { pending: "[ ]", in_progress: "[~]", completed: "[x]" };
+
+/** The list if it has seed 002's shape, else the one line that says what is wrong with it. */
+export function checkTodos(value: unknown): Todo[] | string {
+  if (!Array.isArray(value)) return "todos must be the whole list, as an array of {content, status} items; nothing changed.";
+  for (const [i, item] of value.entries()) {
+    if (typeof item !== "object" || item === null || Array.isArray(item)) return `todos[${i}] must be an object with content and status; nothing changed.`;
+    const { content, status } = item as Record<string, unknown>;
+    if (typeof content !== "string" || content.trim() === "") return `todos[${i}].content must be a short description of the step; nothing changed.`;
+    if (!STATUSES.includes(status as Todo["status"])) return `todos[${i}].status must be pending, in_progress or completed; nothing changed.`;
+  }
+  return value as Todo[];
+}
+
+/** The plan as the model reads it back: one numbered line per step with its status. */
+export function showTodos(todos: Todo[]): string {
+  if (todos.length === 0) return "The plan is empty.";
+  return todos.map((t, i) => `${i + 1}. ${MARK[t.status]} ${t.content} (${t.status})`).join("\n");
+}
+
+const writeTodos = handler(async (args, ctx) => {
+  const todos = checkTodos(args.todos);
+  if (typeof todos === "string") return refused(todos);
+  await ctx.todos.set(todos.map((t) => ({ ...t })));
+  const done = todos.filter((t) => t.status === "completed").length;
+  return ok(`The plan has ${todos.length} step${todos.length === 1 ? "" : "s"}, ${done} completed.\n${showTodos(todos)}`);
+});
+
+const readTodos = handler(async (_args, ctx) => showTodos(await ctx.todos.get()));
 
 export const planning: SystemSource = {
   name: "planning",
@@ -47,5 +79,5 @@ export const planning: SystemSource = {
       capabilities: ["plan.read"],
     }),
   ],
-  handlers: {},
+  handlers: { write_todos: writeTodos, read_todos: readTodos },
 };

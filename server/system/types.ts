@@ -1,20 +1,49 @@
-// What a built-in source declares: the same fields as a tree file's catalog entry, written by hand. The handlers
-// come with the runs issue: each source module fills its `handlers` map, and nothing else changes shape.
+// What a built-in source declares (the same fields as a tree file's catalog entry, written by hand) and what its
+// handlers are given and answer. Edit when the runtime hands a handler something new, or a result says more.
+import type { Db } from "@/db/client";
 import type { JsonSchema, Operation } from "@/server/catalog/operation";
 
-/** What a handler is given at call time: the validated arguments and the builder's settings (secrets resolved). */
-export type SystemCall = {
-  args: Record<string, unknown>;
+/** Seed 001's outcomes: refused (nothing happened: grey, no audit row) is told apart from failed (red). */
+export type SystemOutcome = "ok" | "refused" | "failed" | "transient" | "timeout";
+
+/** A picture for a vision model (seed 004's with_images), base64. */
+export type SystemImage = { data: string; mimeType: string };
+
+/** What one call answers the model: text always, an error whenever the outcome is not "ok". */
+export type SystemResult = { text: string; outcome: SystemOutcome; images?: SystemImage[] };
+
+/** One step of the plan (seed 002): content and a status; extra keys are kept as they came. */
+export type Todo = { content: string; status: "pending" | "in_progress" | "completed"; [key: string]: unknown };
+
+/** What the runtime gives a handler besides the validated arguments. */
+export type SystemContext = {
+  /** The entry's settings, resolved: defaults filled, secrets resolved, a root as an absolute folder (settings.ts). */
   settings: Record<string, unknown>;
-  signal: AbortSignal;
-  /** The agent the call belongs to (memory is kept per agent). */
   agentId: string;
-  /** The run's working folder. */
+  runId: string;
+  /** Aborted when the call is cancelled or its timeout ends it; long handlers stop and kill what they started. */
+  signal: AbortSignal;
+  /** One progress line for the run's stream (seed 004's progress message). */
+  progress(text: string): void;
+  /** Put a question to the person running the agent; null when nobody answered (or nobody can be asked). */
+  ask(question: string, choices: string[]): Promise<string | null>;
+  /** The run's plan, which the runtime keeps and streams. */
+  todos: { get(): Promise<Todo[]>; set(todos: Todo[]): Promise<void> };
+  db: Db;
+  /** The studio's data folder: hidden from every command a handler starts. */
+  dataDir: string;
+  /** Where run_bash runs: the agent's filesystem root when it has one, else the workspace. Absolute. */
   workDir: string;
+  /** Where generate_file puts the run's downloads (outputDirFor); the studio's, never under a root. */
+  outputDir: string;
+  /** The tool tree compute_exec imports from, and the agent's files of it: "notes.py" → its narrowed operations, or null for all. */
+  tree: { dir: string; files: Record<string, string[] | null> };
+  /** Run commands inside bubblewrap where it works (default true); false forces them unsandboxed. */
+  sandbox?: boolean;
 };
 
-/** One operation's implementation: text for the model, or a thrown error (a refusal or a failure). */
-export type SystemHandler = (call: SystemCall) => Promise<string>;
+/** One operation's implementation. It always answers a result, and throws only on a bug. */
+export type SystemHandler = (args: Record<string, unknown>, ctx: SystemContext) => Promise<SystemResult>;
 
 export type SystemSource = {
   /** The part after `system:`, e.g. "filesystem". */
@@ -26,7 +55,7 @@ export type SystemSource = {
   settings_schema: JsonSchema | null;
   /** In the order the model is offered them. */
   operations: Operation[];
-  /** Implementations by operation name; an operation without one is declared but cannot run yet. */
+  /** Implementations by operation name; an operation without one is declared but cannot run. */
   handlers: Partial<Record<string, SystemHandler>>;
 };
 

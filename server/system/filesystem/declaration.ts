@@ -1,10 +1,10 @@
-// system:filesystem: seed 002's file bundle, every path confined to the builder's root (seed 004, "Confinement").
-// The limits are settings, so the model can never raise them (seed 002: "hidden from model input").
-import { inputs, operation, type SystemSource } from "./types";
+// system:filesystem as the model and the builder see it: seed 002's file bundle, every path confined to the builder's
+// root (seed 004, "Confinement"). The limits are settings, so the model can never raise them (seed 002: "hidden from model input").
+import { inputs, operation, type SystemSource } from "../types";
 
 const path = (what: string) => ({ type: "string", description: `${what}, relative to the root.` });
 
-export const filesystem: SystemSource = {
+export const declaration: Omit<SystemSource, "handlers"> = {
   name: "filesystem",
   title: "Files",
   description: "Read, search and change files in one folder of the studio's workspace that you choose.",
@@ -148,5 +148,4 @@ export const filesystem: SystemSource = {
       capabilities: ["file.export"],
     }),
   ],
-  handlers: {},
 };
