@@ -1,0 +1,184 @@
+"use client";
+// The table of agents: what each runs on and can use, who changed it last; New agent, Import, and per row
+// Duplicate and Delete (confirmed, by name).
+import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { Bot, Copy, FileUp, Plus, Search, Trash2 } from "lucide-react";
+import { useMemo, useState } from "react";
+import { useTRPC } from "@/components/trpc/provider";
+import { Button } from "@/components/ui/button";
+import { DeleteAgentDialog } from "./delete-agent-dialog";
+import { problemsOf } from "./errors";
+import { ImportAgentDialog } from "./import-agent-dialog";
+import { PROVIDER_LABELS, usesInWords } from "./labels";
+import { freeAgentName, newAgentDeclaration } from "./new-agent";
+
+const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
+
+type Row = { id: string; name: string; version: number };
+
+export function AgentsTable() {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const { data: agents } = useSuspenseQuery(trpc.agents.list.queryOptions());
+  const sources = useQuery(trpc.agents.sources.queryOptions());
+  const [query, setQuery] = useState("");
+  const [deleting, setDeleting] = useState<Row | null>(null);
+  const [importing, setImporting] = useState(false);
+  const [notice, setNotice] = useState<{ id: string; text: string } | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.agents.list.queryKey() });
+  const create = useMutation(trpc.agents.create.mutationOptions());
+  const duplicate = useMutation(trpc.agents.duplicate.mutationOptions({ onSettled: refresh }));
+  const known = useMemo(() => sources.data?.sources ?? [], [sources.data]);
+
+  const rows = useMemo(
+    () => agents.map((agent) => ({ ...agent, uses: usesInWords(agent.entries, known) })),
+    [agents, known],
+  );
+  const shown = useMemo(() => {
+    const needle = query.trim().toLowerCase();
+    if (!needle) return rows;
+    return rows.filter((a) => [a.name, a.description, a.model.model, a.uses].some((text) => text.toLowerCase().includes(needle)));
+  }, [rows, query]);
+
+  function newAgent() {
+    create.mutate(
+      { declaration: newAgentDeclaration(freeAgentName(agents.map((a) => a.name))) },
+      {
+        onSuccess: async (agent) => {
+          await refresh();
+          router.push(`/agents/${agent.id}`);
+        },
+      },
+    );
+  }
+
+  const createError = create.error ? (problemsOf(create.error)[0]?.message ?? create.error.message) : null;
+  const error = createError ?? duplicate.error?.message ?? null;
+  const newButton = (
+    <Button variant="primary" onClick={newAgent} disabled={create.isPending}>
+      <Plus aria-hidden className="h-4 w-4" />
+      {create.isPending ? "Creating…" : "New agent"}
+    </Button>
+  );
+  const importButton = (
+    <Button onClick={() => setImporting(true)}>
+      <FileUp aria-hidden className="h-4 w-4" /> Import
+    </Button>
+  );
+
+  return (
+    <section className="px-8 py-6" aria-label="Agents">
+      <DeleteAgentDialog agent={deleting} onClose={() => setDeleting(null)} />
+      <ImportAgentDialog
+        open={importing}
+        onOpenChange={setImporting}
+        onImported={(agent, renamedFrom) =>
+          setNotice({
+            id: agent.id,
+            text: renamedFrom ? `Imported as ${agent.name}, since an agent named ${renamedFrom} already exists.` : `Imported ${agent.name}.`,
+          })
+        }
+      />
+      {error ? (
+        <p role="alert" className="mb-3 text-sm text-red-600">
+          {error}
+        </p>
+      ) : null}
+      {notice ? (
+        <p role="status" className="mb-3 text-sm text-zinc-700 dark:text-zinc-300">
+          {notice.text}{" "}
+          <Link href={`/agents/${notice.id}`} className="text-accent hover:underline">
+            Open it
+          </Link>
+        </p>
+      ) : null}
+      {agents.length === 0 ? (
+        <div className="my-4 max-w-xl rounded-lg border border-dashed border-zinc-300 p-8 text-center dark:border-zinc-700">
+          <Bot aria-hidden className="mx-auto mb-3 h-6 w-6 text-zinc-400" />
+          <p className="font-medium">No agents yet — New agent</p>
+          <p className="mb-4 mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+            An agent is a model with instructions and the tools it may use. Start one here, or import one another studio
+            exported.
+          </p>
+          <div className="flex justify-center gap-2">
+            {newButton}
+            {importButton}
+          </div>
+        </div>
+      ) : (
+        <>
+          <div className="mb-4 flex items-center gap-4">
+            <label className="relative block w-72">
+              <span className="sr-only">Search agents</span>
+              <Search aria-hidden className="pointer-events-none absolute left-2.5 top-2.5 h-4 w-4 text-zinc-400" />
+              <input
+                type="search"
+                value={query}
+                onChange={(event) => setQuery(event.target.value)}
+                placeholder="Search agents"
+                className="w-full rounded-md border border-zinc-300 bg-transparent py-1.5 pl-8 pr-3 text-sm outline-none focus:border-accent dark:border-zinc-700"
+              />
+            </label>
+            <div className="ml-auto flex gap-2">
+              {importButton}
+              {newButton}
+            </div>
+          </div>
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500 dark:border-zinc-800">
+              <tr>
+                <th scope="col" className="py-2 font-medium">Name</th>
+                <th scope="col" className="py-2 pl-6 font-medium">Model</th>
+                <th scope="col" className="py-2 pl-6 font-medium">Can use</th>
+                <th scope="col" className="py-2 pl-6 font-medium">Changed</th>
+                <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((agent) => (
+                <tr key={agent.id} className="border-b border-zinc-100 align-top hover:bg-zinc-50 dark:border-zinc-900 dark:hover:bg-zinc-900">
+                  <td className="py-2">
+                    <Link href={`/agents/${agent.id}`} className="font-medium hover:text-accent hover:underline">
+                      {agent.name}
+                    </Link>
+                    {agent.description ? <span className="block max-w-xs truncate text-xs text-zinc-500">{agent.description}</span> : null}
+                  </td>
+                  <td className="py-2 pl-6">
+                    <span className="block font-mono text-xs">{agent.model.model}</span>
+                    <span className="block text-xs text-zinc-500">{PROVIDER_LABELS[agent.model.provider as keyof typeof PROVIDER_LABELS] ?? agent.model.provider}</span>
+                  </td>
+                  <td className="max-w-md py-2 pl-6 text-zinc-700 dark:text-zinc-300">
+                    <span className={agent.entries.length === 0 ? "text-zinc-400" : ""}>{agent.uses}</span>
+                  </td>
+                  <td className="whitespace-nowrap py-2 pl-6 text-zinc-600 dark:text-zinc-400">
+                    <time dateTime={new Date(agent.updatedAt).toISOString()}>{dateFormat.format(new Date(agent.updatedAt))}</time>
+                    <span className="block text-xs text-zinc-500">by {agent.updatedByName ?? "someone since removed"}</span>
+                  </td>
+                  <td className="whitespace-nowrap py-1.5 text-right">
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      aria-label={`Duplicate ${agent.name}`}
+                      title="Duplicate"
+                      disabled={duplicate.isPending}
+                      onClick={() => duplicate.mutate({ id: agent.id })}
+                    >
+                      <Copy aria-hidden className="h-3.5 w-3.5" />
+                    </Button>
+                    <Button size="sm" variant="ghost" aria-label={`Delete ${agent.name}`} title="Delete" onClick={() => setDeleting(agent)}>
+                      <Trash2 aria-hidden className="h-3.5 w-3.5" />
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {shown.length === 0 ? <p className="mt-4 text-sm text-zinc-600 dark:text-zinc-400">No agent matches “{query}”.</p> : null}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,11 @@
+// A value that follows another after it has been still for `ms`: what the server is asked about while typing.
+import { useEffect, useState } from "react";
+
+export function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}

@@ -1,0 +1,44 @@
+"use client";
+// Versions: every save of the agent, newest first: who, when, and what changed.
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC } from "@/components/trpc/provider";
+import { EditorSection } from "./editor-section";
+
+const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
+const SHOWN = 6;
+
+export function VersionsList({ id, current }: { id: string; current: number }) {
+  const trpc = useTRPC();
+  const versions = useQuery(trpc.agents.versions.queryOptions({ id }));
+  const [all, setAll] = useState(false);
+  const rows = versions.data ?? [];
+  return (
+    <EditorSection id="versions" title="Versions" lede="Every save is kept, with who made it and what changed.">
+      {versions.error ? (
+        <p role="alert" className="text-xs text-red-600">
+          {versions.error.message}
+        </p>
+      ) : null}
+      <ol className="flex flex-col text-xs">
+        {(all ? rows : rows.slice(0, SHOWN)).map((v) => (
+          <li key={v.version} className="grid grid-cols-[3rem_1fr_auto] gap-3 border-b border-zinc-100 py-1.5 last:border-b-0 dark:border-zinc-900">
+            <span className="tabular-nums text-zinc-500">v{v.version}</span>
+            <span className="min-w-0">
+              {v.summary}
+              {v.version === current ? <span className="ml-1.5 text-zinc-500">(open here)</span> : null}
+            </span>
+            <span className="whitespace-nowrap text-zinc-500">
+              {v.savedByName ?? "someone since removed"} · <time dateTime={new Date(v.savedAt).toISOString()}>{dateFormat.format(new Date(v.savedAt))}</time>
+            </span>
+          </li>
+        ))}
+      </ol>
+      {rows.length > SHOWN ? (
+        <button type="button" onClick={() => setAll(!all)} className="mt-1 text-xs text-accent hover:underline">
+          {all ? "Show the latest only" : `Show all ${rows.length} versions`}
+        </button>
+      ) : null}
+    </EditorSection>
+  );
+}
