@@ -6,6 +6,7 @@ import { createOwner, userCount } from "./auth/users";
 import { closeDatabase, startDatabase } from "./db";
 import { env } from "./env";
 import { closeAll } from "./host";
+import { studioRuntime } from "./runtime";
 import { prepareKey } from "./secrets/key";
 import { markStartupDone, markStartupFailed } from "./startup-state";
 
@@ -17,6 +18,8 @@ export async function startStudio(): Promise<void> {
     await recordAudit(db, { actor: "studio", action: "studio.started", detail: { db: kind, pid: process.pid } });
     await createOwnerFromEnv(db);
     markStartupDone();
+    // Runs left "running" by a stopped studio are failed now, and those waiting for approval wait on.
+    await studioRuntime().catch((err: Error) => console.error(`[quiver] the runtime did not start: ${err.message}`));
     console.log(`[quiver] database ready (${kind}); tools from ${env().toolsDir}`);
   } catch (err) {
     // Keep serving so /api/health can say what is wrong instead of a bare 500 (pitfall 4).

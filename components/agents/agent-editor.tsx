@@ -3,7 +3,8 @@
 // Versions) and, always beside it, what the model sees. Save (Ctrl/Cmd+S) sends the draft on the version it
 // was based on; every problem shows at its field and in the summary; leaving with unsaved changes warns.
 import { keepPreviousData, useQuery, useSuspenseQuery } from "@tanstack/react-query";
-import { Save } from "lucide-react";
+import Link from "next/link";
+import { Play, Save } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { PageHeader } from "@/components/frame/page-header";
 import { useTRPC } from "@/components/trpc/provider";
@@ -91,6 +92,11 @@ export function AgentEditor({ id }: { id: string }) {
         action={
           <div className="flex items-center gap-2">
             <ExportButton id={id} describe={(path) => placeOf(path, entries, catalog.sources)} />
+            <Button asChild title="Talk to the saved agent in the playground">
+              <Link href={`/agents/${id}/run`}>
+                <Play aria-hidden className="h-4 w-4" /> Run
+              </Link>
+            </Button>
             <Button variant="primary" onClick={save} disabled={state.saving} title="Save (Ctrl+S)">
               <Save aria-hidden className="h-4 w-4" /> {state.saving ? "Saving…" : "Save"}
             </Button>

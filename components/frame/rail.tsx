@@ -3,18 +3,18 @@
 // signed in. The server refuses what a role may not do; the rail only hides it.
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
-import { Bot, FileCode2, Home, KeyRound, LogOut, ScrollText, Users, type LucideIcon } from "lucide-react";
+import { Bot, FileCode2, History, Home, KeyRound, LogOut, ScrollText, Users, type LucideIcon } from "lucide-react";
 import { authClient } from "@/components/account/auth-client";
 import type { Role } from "@/db/schema";
 import { hasRole, roleNames } from "@/server/auth/roles";
 
 type Section = { href: string; label: string; icon: LucideIcon; role: Role };
 
-// Agents and Runs join this list as their pages land.
 const sections: Section[] = [
   { href: "/", label: "Home", icon: Home, role: "builder" },
   { href: "/tools", label: "Tools", icon: FileCode2, role: "builder" },
   { href: "/agents", label: "Agents", icon: Bot, role: "builder" },
+  { href: "/runs", label: "Runs", icon: History, role: "builder" },
 ];
 const settings: Section[] = [
   { href: "/settings/secrets", label: "Secrets", icon: KeyRound, role: "admin" },

@@ -3,6 +3,7 @@ import { router } from "./init";
 import { accountRouter } from "./routers/account";
 import { agentsRouter } from "./routers/agents";
 import { auditRouter } from "./routers/audit";
+import { runsRouter } from "./routers/runs";
 import { secretsRouter } from "./routers/secrets";
 import { toolsRouter } from "./routers/tools";
 import { usersRouter } from "./routers/users";
@@ -11,6 +12,7 @@ export const appRouter = router({
   account: accountRouter,
   agents: agentsRouter,
   audit: auditRouter,
+  runs: runsRouter,
   secrets: secretsRouter,
   tools: toolsRouter,
   users: usersRouter,

@@ -1,0 +1,55 @@
+// /runs/<id>: one run's read-only trace. Its stored steps are read on the server, so the page opens whole; an id
+// that names no run is a 404.
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { TRPCError } from "@trpc/server";
+import { PageHeader } from "@/components/frame/page-header";
+import { dateFormat } from "@/components/runs/format";
+import { RunTrace } from "@/components/runs/run-trace";
+import { Button } from "@/components/ui/button";
+import { pageUser } from "@/server/auth/guard";
+import { getQueryClient, trpc } from "@/server/trpc/rsc";
+
+export const metadata: Metadata = { title: "Run" };
+export const dynamic = "force-dynamic";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Props = { params: Promise<{ id: string }> };
+
+export default async function RunPage({ params }: Props) {
+  const { id } = await params;
+  if (!UUID.test(id)) notFound();
+  await pageUser(`/runs/${id}`);
+  let got;
+  try {
+    got = await getQueryClient().fetchQuery(trpc.runs.get.queryOptions({ runId: id }));
+  } catch (err) {
+    if (err instanceof TRPCError && err.code === "NOT_FOUND") notFound();
+    throw err;
+  }
+  const { run, events } = got;
+  const name = run.agentName || "Untitled agent";
+  return (
+    <div className="flex h-screen min-h-0 flex-col">
+      <PageHeader
+        title={`${name}, ${dateFormat.format(new Date(run.startedAt))}`}
+        lede={
+          <>
+            A run of version {run.agentVersion}, read back step by step.{" "}
+            <Link href="/runs" className="text-accent hover:underline">
+              All runs
+            </Link>
+          </>
+        }
+        action={
+          <Button asChild>
+            <Link href={`/agents/${run.agentId}/run?run=${run.id}`}>Open in the playground</Link>
+          </Button>
+        }
+      />
+      <RunTrace runId={run.id} events={events} startedBy={run.startedByName ?? "someone since removed"} />
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+"use client";
+// The run's facts beside the conversation: status, model, tokens, how long it has taken (ticking while it runs).
+import { useEffect, useState } from "react";
+import { formatDuration } from "./format";
+import { StatusBadge } from "./status-badge";
+import type { Trace } from "./trace";
+
+function useNow(ticking: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!ticking) return;
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, [ticking]);
+  return now;
+}
+
+export function RunFacts({ trace, extra }: { trace: Trace; extra?: { label: string; value: string }[] }) {
+  const now = useNow(trace.status === "running" || trace.status === "waiting");
+  const started = trace.startedAt ? Date.parse(trace.startedAt) : null;
+  const ended = trace.endedAt ? Date.parse(trace.endedAt) : null;
+  const duration = started === null ? null : Math.max(0, (ended ?? now) - started);
+  const rows = [
+    ...(extra ?? []),
+    { label: "Model", value: trace.model ? `${trace.model.model} (${trace.model.provider})` : "—" },
+    { label: "Tokens", value: `${trace.tokens.input.toLocaleString("en")} in · ${trace.tokens.output.toLocaleString("en")} out` },
+    { label: "Duration", value: duration === null ? "—" : formatDuration(duration) },
+  ];
+  return (
+    <section aria-labelledby="facts-heading">
+      <h2 id="facts-heading" className="mb-2 text-xs font-medium uppercase tracking-wide text-zinc-500">
+        This run
+      </h2>
+      <dl className="grid grid-cols-[5.5rem_minmax(0,1fr)] gap-x-2 gap-y-1.5 text-sm">
+        <dt className="text-zinc-500">Status</dt>
+        <dd>{trace.status ? <StatusBadge status={trace.status} /> : <span className="text-zinc-500">Not started</span>}</dd>
+        {rows.map((row) => (
+          <div key={row.label} className="contents">
+            <dt className="text-zinc-500">{row.label}</dt>
+            <dd className="break-words">{row.value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+"use client";
+// One conversation of the playground: the run's cards in the centre with the message box under them, its plan and
+// facts on the right. The first message starts a run; later ones continue it once it has answered.
+import { useMutation } from "@tanstack/react-query";
+import { MessagesSquare } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { useTRPC } from "@/components/trpc/provider";
+import { Conversation } from "./conversation";
+import { MessageBox } from "./message-box";
+import { RunFacts } from "./run-facts";
+import { TodoList } from "./todo-list";
+import { useRunTrace } from "./use-run-trace";
+
+type Props = { agentId: string; agentName: string; runId: string | null; onStarted: (runId: string) => void };
+
+export function RunPane({ agentId, agentName, runId, onStarted }: Props) {
+  const trpc = useTRPC();
+  const { trace, connection } = useRunTrace(runId);
+  const start = useMutation(trpc.runs.start.mutationOptions());
+  const send = useMutation(trpc.runs.send.mutationOptions());
+  const [error, setError] = useState<string | null>(null);
+  const scroller = useRef<HTMLDivElement>(null);
+
+  // Follow the conversation as it grows, unless the person scrolled up to read.
+  const last = trace.items.at(-1);
+  const growth = `${trace.items.length}:${last?.kind === "assistant" ? last.text.length : ""}:${trace.lastEventId}`;
+  useEffect(() => {
+    const el = scroller.current;
+    if (el && el.scrollHeight - el.scrollTop - el.clientHeight < 160) el.scrollTop = el.scrollHeight;
+  }, [growth]);
+
+  async function onSend(message: string): Promise<boolean> {
+    setError(null);
+    try {
+      if (runId) await send.mutateAsync({ runId, message });
+      else onStarted((await start.mutateAsync({ agentId, message })).runId);
+      return true;
+    } catch (err) {
+      setError((err as Error).message);
+      return false;
+    }
+  }
+
+  const busy = trace.status === "running" || trace.status === "waiting";
+  const hint = !runId
+    ? `Message ${agentName} (Enter sends, Shift+Enter for a new line)`
+    : trace.status === "waiting"
+      ? "Answer the card above first; the agent is waiting for you."
+      : busy
+        ? "The agent is working; you can write again when it answers."
+        : "Reply (Enter sends, Shift+Enter for a new line)";
+
+  return (
+    <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)_18rem]">
+      <div className="flex min-h-0 flex-col">
+        <div ref={scroller} className="min-h-0 flex-1 overflow-auto px-8 py-6">
+          <div className="mx-auto max-w-3xl">
+            {!runId ? (
+              <div className="mt-10 rounded-lg border border-dashed border-zinc-300 p-8 text-center dark:border-zinc-700">
+                <MessagesSquare aria-hidden className="mx-auto mb-3 h-6 w-6 text-zinc-400" />
+                <p className="font-medium">Send a message to start a run of {agentName}</p>
+                <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+                  Its tool calls appear here as cards as they happen; an operation set to ask you first waits for your approval.
+                </p>
+              </div>
+            ) : (
+              <Conversation trace={trace} runId={runId} />
+            )}
+          </div>
+        </div>
+        <div className="border-t border-zinc-200 px-8 py-3 dark:border-zinc-800">
+          <div className="mx-auto max-w-3xl">
+            {error ? (
+              <p role="alert" className="mb-2 text-sm text-red-600">
+                {error}
+              </p>
+            ) : null}
+            {connection === "reconnecting" ? (
+              <p role="status" className="mb-2 text-xs text-amber-700 dark:text-amber-400">
+                Connection lost; reconnecting and catching up from the last step shown.
+              </p>
+            ) : null}
+            <MessageBox onSend={onSend} disabled={busy || start.isPending || send.isPending} hint={hint} />
+          </div>
+        </div>
+      </div>
+      <aside aria-label="Run details" className="flex min-h-0 flex-col gap-6 overflow-auto border-l border-zinc-200 px-5 py-6 dark:border-zinc-800">
+        <RunFacts trace={trace} />
+        <TodoList todos={trace.todos} />
+      </aside>
+    </div>
+  );
+}

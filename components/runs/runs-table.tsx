@@ -1,0 +1,105 @@
+"use client";
+// Every run, newest first: agent, who started it, when, status, how long; filtered by status and agent on the
+// server. Each row opens the run's read-only trace.
+import { useQuery, useSuspenseQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { History } from "lucide-react";
+import { useMemo, useState } from "react";
+import { selectClass } from "@/components/agents/styles";
+import { useTRPC } from "@/components/trpc/provider";
+import type { RunStatus } from "@/db/schema";
+import { dateFormat, formatDuration, STATUS_LABELS } from "./format";
+
+const statuses = Object.keys(STATUS_LABELS) as RunStatus[];
+import { StatusBadge } from "./status-badge";
+
+export function RunsTable() {
+  const trpc = useTRPC();
+  const [status, setStatus] = useState<RunStatus | "">("");
+  const [agentId, setAgentId] = useState("");
+  const filter = { status: status || undefined, agentId: agentId || undefined };
+  const all = useSuspenseQuery(trpc.runs.list.queryOptions({}));
+  const filtered = useQuery({ ...trpc.runs.list.queryOptions(filter), enabled: Boolean(status || agentId) });
+  const runs = status || agentId ? (filtered.data ?? []) : all.data;
+  // The agent filter offers the agents that have runs, by the name of their latest one.
+  const agents = useMemo(() => [...new Map(all.data.map((r) => [r.agentId, r.agentName])).entries()], [all.data]);
+
+  if (all.data.length === 0) {
+    return (
+      <section className="px-8 py-6" aria-label="Runs">
+        <div className="my-4 max-w-xl rounded-lg border border-dashed border-zinc-300 p-8 text-center dark:border-zinc-700">
+          <History aria-hidden className="mx-auto mb-3 h-6 w-6 text-zinc-400" />
+          <p className="font-medium">No runs yet — open an agent and press Run</p>
+          <p className="mb-4 mt-1 text-sm text-zinc-600 dark:text-zinc-400">Every conversation with an agent is kept here, step by step.</p>
+          <Link href="/agents" className="text-sm font-medium text-accent hover:underline">
+            Go to Agents
+          </Link>
+        </div>
+      </section>
+    );
+  }
+
+  return (
+    <section className="px-8 py-6" aria-label="Runs">
+      <div className="mb-4 flex items-center gap-3">
+        <label className="flex items-center gap-2 text-sm text-zinc-600 dark:text-zinc-400">
+          Status
+          <select className={selectClass} value={status} onChange={(event) => setStatus(event.target.value as RunStatus | "")}>
+            <option value="">Any</option>
+            {statuses.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex items-center gap-2 text-sm text-zinc-600 dark:text-zinc-400">
+          Agent
+          <select className={selectClass} value={agentId} onChange={(event) => setAgentId(event.target.value)}>
+            <option value="">Any</option>
+            {agents.map(([id, name]) => (
+              <option key={id} value={id}>
+                {name || "Untitled agent"}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <table className="w-full text-left text-sm">
+        <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500 dark:border-zinc-800">
+          <tr>
+            <th scope="col" className="py-2 font-medium">Agent</th>
+            <th scope="col" className="py-2 pl-6 font-medium">Who</th>
+            <th scope="col" className="py-2 pl-6 font-medium">Started</th>
+            <th scope="col" className="py-2 pl-6 font-medium">Status</th>
+            <th scope="col" className="py-2 pl-6 text-right font-medium">Duration</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((run) => (
+            <tr key={run.id} className="border-b border-zinc-100 align-top hover:bg-zinc-50 dark:border-zinc-900 dark:hover:bg-zinc-900">
+              <td className="py-2">
+                <Link href={`/runs/${run.id}`} className="font-medium hover:text-accent hover:underline">
+                  {run.agentName || "Untitled agent"}
+                </Link>
+                <span className="block text-xs text-zinc-500">version {run.agentVersion}</span>
+              </td>
+              <td className="py-2 pl-6 text-zinc-700 dark:text-zinc-300">{run.startedByName ?? "someone since removed"}</td>
+              <td className="whitespace-nowrap py-2 pl-6 text-zinc-600 dark:text-zinc-400">
+                <time dateTime={new Date(run.startedAt).toISOString()}>{dateFormat.format(new Date(run.startedAt))}</time>
+              </td>
+              <td className="py-2 pl-6">
+                <StatusBadge status={run.status} />
+                {run.error ? <span className="mt-0.5 block max-w-xs truncate text-xs text-red-600" title={run.error}>{run.error}</span> : null}
+              </td>
+              <td className="whitespace-nowrap py-2 pl-6 text-right tabular-nums text-zinc-600 dark:text-zinc-400">
+                {run.endedAt ? formatDuration(new Date(run.endedAt).getTime() - new Date(run.startedAt).getTime()) : "—"}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {runs.length === 0 && !filtered.isPending ? <p className="mt-4 text-sm text-zinc-600 dark:text-zinc-400">No run matches these filters.</p> : null}
+    </section>
+  );
+}

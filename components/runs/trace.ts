@@ -1,0 +1,179 @@
+// A run's events folded into what the playground and a trace show: the conversation in order, each tool call as
+// one card (approval, question, progress and result joined by callId), the plan, and the run's facts. Pure.
+import type { RunStatus } from "@/db/schema";
+import type { EventData, Outcome, Person, RunEventType, Todo } from "@/server/runtime/shapes";
+
+export type TraceEvent = { id: string; type: string; data: unknown; at: string };
+
+export type CallState = "pending" | "approval" | "question" | "running" | Outcome;
+
+export type Call = {
+  callId: string;
+  name: string;
+  title: string | null;
+  args: Record<string, unknown> | null;
+  repaired: boolean;
+  state: CallState;
+  approval: { reason: string; decision: EventData["approval_decided"]["decision"] | null; by: Person | null } | null;
+  question: { question: string; choices: string[]; answered: boolean; answer: string | null; by: Person | null } | null;
+  progress: string[];
+  result: EventData["tool_result"] | null;
+};
+
+export type Item =
+  | { kind: "user"; key: string; text: string; by: Person }
+  | { kind: "assistant"; key: string; text: string; streaming: boolean }
+  | { kind: "call"; key: string; callId: string }
+  | { kind: "notice"; key: string; text: string; tone: "error" | "info" };
+
+export type Trace = {
+  lastEventId: string | null;
+  items: Item[];
+  calls: Record<string, Call>;
+  todos: Todo[];
+  model: { provider: string; model: string } | null;
+  agentName: string | null;
+  tokens: { input: number; output: number };
+  status: RunStatus | null;
+  error: string | null;
+  startedAt: string | null;
+  endedAt: string | null;
+};
+
+export const emptyTrace: Trace = {
+  lastEventId: null,
+  items: [],
+  calls: {},
+  todos: [],
+  model: null,
+  agentName: null,
+  tokens: { input: 0, output: 0 },
+  status: null,
+  error: null,
+  startedAt: null,
+  endedAt: null,
+};
+
+/** "17" → [17, 0]; "17.3" → [17, 3]: a delta sorts after the stored event it follows. */
+function order(id: string): [number, number] {
+  const [stored, delta] = id.split(".");
+  return [Number(stored) || 0, Number(delta) || 0];
+}
+
+/** Whether an event id was already folded in (a replay after a reconnect repeats some). */
+export function seen(lastEventId: string | null, id: string): boolean {
+  if (!lastEventId) return false;
+  const [a, b] = order(lastEventId);
+  const [x, y] = order(id);
+  return x < a || (x === a && y <= b);
+}
+
+function newCall(callId: string, name = "call"): Call {
+  return { callId, name, title: null, args: null, repaired: false, state: "pending", approval: null, question: null, progress: [], result: null };
+}
+
+function withCall(trace: Trace, callId: string, key: string, change: (call: Call) => Call): Trace {
+  const existing = trace.calls[callId];
+  const items = existing ? trace.items : [...trace.items, { kind: "call" as const, key, callId }];
+  return { ...trace, items, calls: { ...trace.calls, [callId]: change(existing ?? newCall(callId)) } };
+}
+
+const ENDED: RunStatus[] = ["done", "failed", "cancelled"];
+
+export function fold(trace: Trace, event: TraceEvent): Trace {
+  if (seen(trace.lastEventId, event.id)) return trace;
+  const next = { ...step(trace, event.type as RunEventType, event.data, event.id, event.at), lastEventId: event.id };
+  return next.startedAt ? next : { ...next, startedAt: event.at };
+}
+
+export function foldAll(events: TraceEvent[], from: Trace = emptyTrace): Trace {
+  return events.reduce(fold, from);
+}
+
+function step(trace: Trace, type: RunEventType, raw: unknown, id: string, at: string): Trace {
+  switch (type) {
+    case "run_started": {
+      const data = raw as EventData["run_started"];
+      const notices: Item[] = data.problems.map((text, i) => ({ kind: "notice", key: `${id}-p${i}`, text, tone: "info" }));
+      return { ...trace, model: data.model, agentName: data.agent.name, status: trace.status ?? "running", items: [...trace.items, ...notices] };
+    }
+    case "delta": {
+      const data = raw as EventData["delta"];
+      const last = trace.items.at(-1);
+      if (last?.kind === "assistant" && last.streaming) {
+        return { ...trace, items: [...trace.items.slice(0, -1), { ...last, text: last.text + data.text }] };
+      }
+      return { ...trace, items: [...trace.items, { kind: "assistant", key: `a-${id}`, text: data.text, streaming: true }] };
+    }
+    case "message": {
+      const data = raw as EventData["message"];
+      if (data.role === "user") return { ...trace, items: [...trace.items, { kind: "user", key: id, text: data.text, by: data.by }] };
+      const tokens = { input: trace.tokens.input + data.usage.input, output: trace.tokens.output + data.usage.output };
+      const items = trace.items.filter((item) => !(item.kind === "assistant" && item.streaming));
+      if (data.text.trim()) items.push({ kind: "assistant", key: `a-${id}`, text: data.text, streaming: false });
+      return { ...trace, tokens, items };
+    }
+    case "tool_call": {
+      const data = raw as EventData["tool_call"];
+      return withCall(trace, data.callId, id, (call) => ({ ...call, name: data.name, title: data.title, args: data.args, repaired: data.repaired }));
+    }
+    case "approval_requested": {
+      const data = raw as EventData["approval_requested"];
+      return withCall(trace, data.callId, id, (call) => ({
+        ...call,
+        title: call.title ?? data.title,
+        args: call.args ?? data.args,
+        state: call.result ? call.state : "approval",
+        approval: { reason: data.reason, decision: null, by: null },
+      }));
+    }
+    case "approval_decided": {
+      const data = raw as EventData["approval_decided"];
+      return withCall(trace, data.callId, id, (call) => ({
+        ...call,
+        state: call.state === "approval" ? "pending" : call.state,
+        approval: { reason: call.approval?.reason ?? "", decision: data.decision, by: data.by },
+      }));
+    }
+    case "question_asked": {
+      const data = raw as EventData["question_asked"];
+      return withCall(trace, data.callId, id, (call) => ({
+        ...call,
+        state: call.result ? call.state : "question",
+        question: { question: data.question, choices: data.choices, answered: false, answer: null, by: null },
+      }));
+    }
+    case "question_answered": {
+      const data = raw as EventData["question_answered"];
+      return withCall(trace, data.callId, id, (call) => ({
+        ...call,
+        state: call.state === "question" ? "running" : call.state,
+        question: { question: call.question?.question ?? "", choices: call.question?.choices ?? [], answered: true, answer: data.answer, by: data.by },
+      }));
+    }
+    case "tool_started": {
+      const data = raw as EventData["tool_started"];
+      return withCall(trace, data.callId, id, (call) => ({ ...call, state: call.question && !call.question.answered ? "question" : "running" }));
+    }
+    case "progress": {
+      const data = raw as EventData["progress"];
+      return withCall(trace, data.callId, id, (call) => ({ ...call, progress: [...call.progress, data.message] }));
+    }
+    case "tool_result": {
+      const data = raw as EventData["tool_result"];
+      return withCall(trace, data.callId, id, (call) => ({ ...call, state: data.outcome, result: data }));
+    }
+    case "todos": {
+      const data = raw as EventData["todos"];
+      return { ...trace, todos: data.todos };
+    }
+    case "status": {
+      const data = raw as EventData["status"];
+      const items: Item[] = data.error ? [...trace.items, { kind: "notice", key: id, text: data.error, tone: "error" }] : trace.items;
+      // A run that ends with a call still unanswered leaves it as it stood; the status says why.
+      return { ...trace, items, status: data.status, error: data.error, endedAt: ENDED.includes(data.status) ? at : null };
+    }
+    default:
+      return trace;
+  }
+}

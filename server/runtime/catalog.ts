@@ -1,0 +1,129 @@
+// The run's catalog, read ONCE when the run starts (seed 000: a changed signature reaches the model on the next
+// run): the exact tool list the model is offered (server/agents/model-view.ts), and per offered operation what the
+// loop needs to call it (its entry, behaviour, voice lines). It is kept in the run's first event, so a run resumed
+// after a restart uses the same list rather than reading the catalog again.
+import fs from "node:fs";
+import type { AgentDeclaration } from "@/server/agents/declaration";
+import { resolveEntry } from "@/server/agents/entries";
+import { clashes, modelView, type ModelTool } from "@/server/agents/model-view";
+import type { JsonSchema, Replay, Risk } from "@/server/catalog/operation";
+import { fromTree, systemSources, type Source } from "@/server/catalog/sources";
+import { hostFor, type CatalogFile } from "@/server/host";
+
+export type Voice = { announce: string; heartbeat: string[]; complete: string; fail: string };
+
+/** One operation the model is offered in this run, with everything dispatch needs. */
+export type RunOperation = {
+  name: string;
+  title: string;
+  input_schema: JsonSchema;
+  /** Index of the declaration's entry it comes from: its settings and permissions. */
+  entry: number;
+  /** The entry's source: "system:filesystem", "tools/notes.py". */
+  source: string;
+  kind: "system" | "tree";
+  risk: Risk;
+  read_only: boolean;
+  concurrent: boolean;
+  timeout: number | null;
+  replay: Replay;
+  /** Seed 001: waits on a person, so no timeout and no heartbeats. */
+  interactive: boolean;
+  /** Seed 001's ARG_TIMEOUT: the call's own `timeout` argument sets its bound, up to max_timeout. */
+  arg_timeout: boolean;
+  max_timeout: number;
+  voice: Voice | null;
+};
+
+export type RunCatalog = {
+  /** Exactly what the model is offered, in order. */
+  tools: ModelTool[];
+  operations: RunOperation[];
+  /** Operations the studio has that this agent was not given: a call to one is refused, never run. */
+  withheld: string[];
+  /** Entries that offer nothing in this run, each in a sentence. */
+  problems: string[];
+};
+
+type Extra = Pick<RunOperation, "interactive" | "arg_timeout" | "max_timeout" | "voice">;
+
+const NO_EXTRA: Extra = { interactive: false, arg_timeout: false, max_timeout: 600, voice: null };
+
+function voiceOf(value: unknown): Voice | null {
+  if (!value || typeof value !== "object") return null;
+  const v = value as Record<string, unknown>;
+  const text = (x: unknown) => (typeof x === "string" ? x : "");
+  const voice = {
+    announce: text(v.announce),
+    heartbeat: Array.isArray(v.heartbeat) ? v.heartbeat.filter((line): line is string => typeof line === "string" && line !== "") : [],
+    complete: text(v.complete),
+    fail: text(v.fail),
+  };
+  return voice.announce || voice.heartbeat.length || voice.complete || voice.fail ? voice : null;
+}
+
+function extrasOf(files: CatalogFile[]): Map<string, Extra> {
+  const extras = new Map<string, Extra>();
+  for (const file of files) {
+    for (const tool of file.tools) {
+      const b = tool.behaviour ?? {};
+      extras.set(tool.name, {
+        interactive: b.interactive === true,
+        arg_timeout: b.arg_timeout === true,
+        max_timeout: typeof b.max_timeout === "number" ? b.max_timeout : 600,
+        voice: voiceOf(b.voice),
+      });
+    }
+  }
+  return extras;
+}
+
+/** Every source as it is now, with the tree's per-operation extras: one catalog read of the tree's host. */
+export async function readSources(tree: string): Promise<{ sources: Source[]; extras: Map<string, Extra>; treeError: string | null }> {
+  let files: CatalogFile[] = [];
+  let treeError: string | null = null;
+  try {
+    if (fs.existsSync(tree)) files = (await hostFor(tree).catalog(true)).files;
+  } catch (err) {
+    treeError = `The tool host could not read the tree, so its files offer nothing in this run: ${(err as Error).message}`;
+  }
+  return { sources: [...systemSources(), ...fromTree(files)], extras: extrasOf(files), treeError };
+}
+
+/** The run's catalog for this declaration against these sources. */
+export function runCatalog(declaration: AgentDeclaration, sources: Source[], extras: Map<string, Extra>, treeError: string | null = null): RunCatalog {
+  const entries = declaration.tools.map((t) => t.entry);
+  const view = modelView(entries, sources);
+  const resolved = entries.map((text) => {
+    const r = resolveEntry(text, sources);
+    return r.ok ? r : null;
+  });
+  const { refused } = clashes(resolved);
+  const operations: RunOperation[] = [];
+  resolved.forEach((r, entry) => {
+    if (!r || refused.has(entry)) return;
+    for (const op of r.operations) {
+      const kind = r.source.kind;
+      const interactive = r.source.entry === "system:ask_user";
+      operations.push({
+        name: op.name,
+        title: op.title,
+        input_schema: op.input_schema,
+        entry,
+        source: r.source.entry,
+        kind,
+        risk: op.risk,
+        read_only: op.read_only,
+        concurrent: op.concurrent,
+        timeout: op.timeout,
+        replay: op.replay,
+        ...(kind === "tree" ? (extras.get(op.name) ?? NO_EXTRA) : { ...NO_EXTRA, interactive }),
+      });
+    }
+  });
+  const offered = new Set(operations.map((op) => op.name));
+  const withheld = [...new Set(sources.flatMap((s) => s.operations.map((op) => op.name)))].filter((name) => !offered.has(name));
+  const problems = view.problems.map((p) => `tools[${p.index}] (${entries[p.index]}): ${p.message}`);
+  if (treeError) problems.unshift(treeError);
+  return { tools: view.tools, operations, withheld, problems };
+}

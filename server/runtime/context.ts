@@ -1,0 +1,82 @@
+// What a built-in's handler is given for one call (server/system/types.ts): its entry's settings (defaults filled,
+// secrets resolved, the root an absolute folder of the workspace), the run's plan, a way to ask the person, the
+// run's folders and the tree it may import. Built at dispatch, so settings and secrets exist nowhere earlier.
+import fs from "node:fs";
+import path from "node:path";
+import { parseEntry } from "@/server/agents/entries";
+import { workspaceDir } from "@/server/agents/workspace";
+import { outputDirFor, systemSettings, systemSource, type SystemContext } from "@/server/system";
+import type { RunOperation } from "./catalog";
+import type { Run } from "./run";
+
+/** The folder of the workspace an agent works in: its filesystem root when it has one, else the workspace. */
+export function workFolder(run: Run): string {
+  const workspace = workspaceDir(run.deps.dataDir);
+  const files = run.declaration.tools.find((t) => t.entry.trim().split("#")[0]!.trim() === "system:filesystem");
+  const root = files?.settings.root;
+  return typeof root === "string" && root.trim() !== "" ? path.resolve(workspace, root) : workspace;
+}
+
+/** Creates the roots the agent's built-ins are confined to (validated inside the workspace when saved). */
+export function prepareRoots(run: Run): void {
+  const workspace = workspaceDir(run.deps.dataDir);
+  fs.mkdirSync(workspace, { recursive: true });
+  for (const tool of run.declaration.tools) {
+    const parsed = parseEntry(tool.entry);
+    if (!parsed.ok || parsed.entry.kind !== "system") continue;
+    const source = systemSource(parsed.entry.source.slice("system:".length));
+    const properties = (source?.settings_schema?.properties ?? {}) as Record<string, { "x-quiver-kind"?: string; default?: unknown }>;
+    for (const [key, property] of Object.entries(properties)) {
+      const value = tool.settings[key] ?? property.default;
+      if (property["x-quiver-kind"] === "root" && typeof value === "string") fs.mkdirSync(path.resolve(workspace, value), { recursive: true });
+    }
+  }
+}
+
+/** The tree files this agent was given, by file name, with their narrowed operations (null: all of them). */
+function treeFiles(run: Run): Record<string, string[] | null> {
+  const files: Record<string, string[] | null> = {};
+  for (const tool of run.declaration.tools) {
+    const parsed = parseEntry(tool.entry);
+    if (parsed.ok && parsed.entry.kind === "tree") files[parsed.entry.source.slice("tools/".length)] = parsed.entry.operations;
+  }
+  return files;
+}
+
+export function systemContext(
+  run: Run,
+  op: RunOperation,
+  call: { callId: string; settings: Record<string, unknown>; signal: AbortSignal; resumed: boolean; progress: (text: string) => void },
+): SystemContext {
+  const source = systemSource(op.source.slice("system:".length))!;
+  let asked = call.resumed;
+  return {
+    settings: systemSettings(source, call.settings, workspaceDir(run.deps.dataDir)),
+    agentId: run.agent.id,
+    runId: run.id,
+    signal: call.signal,
+    progress: call.progress,
+    ask: async (question, choices) => {
+      if (!run.deps.settings.canAsk) return null;
+      // After a restart the question is already in front of the person: wait for their answer, do not ask again.
+      if (!asked) await run.emit("question_asked", { callId: call.callId, question, choices });
+      asked = false;
+      const reply = await run.wait(call.callId, "question");
+      if (!("answer" in reply)) return null;
+      await run.emit("question_answered", { callId: call.callId, answer: reply.answer, by: reply.by });
+      return reply.answer;
+    },
+    todos: {
+      get: async () => run.todos.map((t) => ({ ...t })),
+      set: async (todos) => {
+        run.todos = todos.map((t) => ({ ...t }));
+        await run.emit("todos", { todos: run.todos });
+      },
+    },
+    db: run.deps.db,
+    dataDir: run.deps.dataDir,
+    workDir: workFolder(run),
+    outputDir: outputDirFor(run.deps.dataDir, run.id),
+    tree: { dir: run.deps.tree, files: treeFiles(run) },
+  };
+}

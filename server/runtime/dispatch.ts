@@ -1,0 +1,181 @@
+// The calls of one turn, from what the model wrote to what it is told (seed 002, DESIGN.md "Calling a tool from
+// a run"): each name matched (exact, or repaired when only formatting differs), each call's arguments parsed and
+// checked against its schema, a call the agent was not given refused; then permission (ALLOW / ASK / DENY, session
+// grants), dedupe, the call with its bound and retries, voice lines and progress, the output cap, masking, the
+// audit row. Concurrent operations run together and the rest one at a time in the order asked; results come back
+// in call order.
+import { explicitPermission, mayRun } from "@/server/agents/permissions";
+import { parseArguments, withDefaults } from "./arguments";
+import { auditCall } from "./audit";
+import { workFolder } from "./context";
+import { attempt, type Attempt } from "./execute";
+import { matchName, transcriptName, withheldName } from "./names";
+import { boundOf, capOutput, dedupeKey, mayRetry } from "./policy";
+import type { PreparedCall, ResultRecord, Run } from "./run";
+import { speak } from "./voice";
+
+export type ModelCall = { callId: string; name: string; input: string };
+
+export const DENIED =
+  "The person running this agent denied this call, so it did not run. Do not call it again unless they ask you to; carry on without it, or say what you could not do.";
+
+export const RESTARTED = "The studio restarted while this call ran, so its result is unknown; check whether it took effect before calling it again.";
+
+/** A call id unique in the run, keeping the provider's where it can. */
+function uniqueId(run: Run, id: string): string {
+  let unique = id || "call";
+  for (let n = 2; run.callIds.has(unique); n++) unique = `${id}-${n}`;
+  run.callIds.add(unique);
+  return unique;
+}
+
+/** What the model's call names and asks, before anything runs. */
+export function prepare(run: Run, call: ModelCall): PreparedCall {
+  const callId = uniqueId(run, call.callId);
+  const offered = run.catalog.tools.map((t) => t.name);
+  const match = matchName(call.name, offered, run.catalog.withheld);
+  const base = { callId, called: call.name, name: transcriptName(call.name), op: null, args: null };
+  if (match.kind === "unknown") return { ...base, early: { outcome: "refused", text: match.message } };
+  if (match.kind === "withheld") return { ...base, early: { outcome: "refused", text: withheldName(match.name, offered) } };
+  const op = run.operation(match.name)!;
+  const parsed = parseArguments(call.input, op.name, op.input_schema);
+  if (!parsed.ok) return { ...base, name: op.name, op, early: { outcome: "refused", text: parsed.message } };
+  return { ...base, name: op.name, op, args: parsed.args, early: null };
+}
+
+/** The call as the model made it, before anything runs: tool_call events go out in call order. */
+export function recordCall(run: Run, p: PreparedCall): Promise<unknown> {
+  return run.emit("tool_call", {
+    callId: p.callId,
+    name: p.called,
+    operation: p.op?.name ?? null,
+    title: p.op?.title ?? null,
+    repaired: p.op !== null && p.op.name !== p.called,
+    args: p.args,
+    risk: p.op?.risk ?? null,
+    concurrent: p.op?.concurrent ?? false,
+  });
+}
+
+function record(p: PreparedCall, result: Omit<ResultRecord, "callId" | "operation" | "name"> & Partial<ResultRecord>): ResultRecord {
+  return { ...result, callId: p.callId, operation: p.op?.name ?? null, name: p.name };
+}
+
+const refused = (text: string): Omit<ResultRecord, "callId" | "operation" | "name"> => ({
+  outcome: "refused",
+  text,
+  images: [],
+  truncated: null,
+  durationMs: 0,
+  attempts: 0,
+  deduped: false,
+});
+
+/** Finish a call: cap and mask what the model reads, store the result, write the audit row. */
+async function settle(run: Run, p: PreparedCall, result: ResultRecord): Promise<ResultRecord> {
+  const capped = capOutput(run.mask(result.text), run.declaration.policy.output_cap, workFolder(run));
+  const final: ResultRecord = {
+    ...result,
+    text: capped.text,
+    truncated: capped.kept ?? (result.truncated === null ? null : run.mask(result.truncated)),
+  };
+  // Stored in the order emitted, in batches; the loop does not wait for the write.
+  void run.emit("tool_result", {
+    callId: final.callId,
+    operation: final.operation,
+    outcome: final.outcome,
+    text: final.text,
+    images: final.images,
+    truncated: final.truncated,
+    durationMs: final.durationMs,
+    attempts: final.attempts,
+    deduped: final.deduped,
+  });
+  if (p.op && !final.deduped) await auditCall(run, p.op, p.callId, final.outcome, final.attempts, final.text);
+  return final;
+}
+
+/** Whether the call may run now: ALLOW runs, DENY refuses, ASK waits for the person (never on the call's clock). */
+async function permitted(run: Run, p: PreparedCall): Promise<string | null> {
+  const op = p.op!;
+  if (p.resumed?.approved) return null;
+  const entry = run.declaration.tools[op.entry]!;
+  const decision = mayRun({
+    explicit: explicitPermission(op.source, op.name, entry.permissions),
+    agentDefault: run.declaration.policy.permission,
+    sessionGrant: run.grants.has(op.name),
+    canAsk: run.deps.settings.canAsk,
+  });
+  if (decision.action === "run") return null;
+  if (decision.action === "refuse") return `${op.name} was refused and did not run: ${decision.reason}`;
+  if (p.resumed?.asked !== "approval") {
+    await run.emit("approval_requested", { callId: p.callId, operation: op.name, title: op.title, args: p.args!, reason: decision.reason });
+  }
+  const answer = await run.wait(p.callId, "approval");
+  if (!("decision" in answer)) return DENIED;
+  await run.emit("approval_decided", { callId: p.callId, decision: answer.decision, by: answer.by });
+  if (answer.decision === "deny") return DENIED;
+  if (answer.decision === "always") run.grants.add(op.name);
+  return null;
+}
+
+/** The call itself: its bound, retries on a transient outcome where the replay policy allows, voice and progress. */
+async function execute(run: Run, p: PreparedCall): Promise<Omit<ResultRecord, "callId" | "operation" | "name">> {
+  const op = p.op!;
+  const args = op.kind === "system" ? withDefaults(p.args!, op.input_schema) : p.args!;
+  const bound = boundOf(op, run.declaration.policy, p.args!);
+  const say = (kind: "progress" | "announce" | "heartbeat" | "complete" | "fail", message: string) => void run.emit("progress", { callId: p.callId, kind, message });
+  const voice = speak(op.voice, { interactive: op.interactive, timing: run.deps.settings.voice, say });
+  const started = performance.now();
+  let result: Attempt;
+  let attempts = 0;
+  for (;;) {
+    attempts++;
+    void run.emit("tool_started", { callId: p.callId, operation: op.name, attempt: attempts, timeoutS: bound });
+    result = await attempt(run, op, p.callId, args, bound, { resumed: p.resumed?.asked === "question" && attempts === 1, onProgress: (m) => say("progress", m) });
+    if (result.outcome !== "transient" || !mayRetry(op) || attempts > run.declaration.policy.retry) break;
+    await new Promise((r) => setTimeout(r, run.deps.settings.retryMs * attempts));
+  }
+  voice.end(result.outcome);
+  return { ...result, durationMs: Math.round(performance.now() - started), attempts, deduped: false };
+}
+
+/** One call through every rule, answered once. */
+async function perform(run: Run, p: PreparedCall): Promise<ResultRecord> {
+  if (p.resumed?.result) return p.resumed.result;
+  if (p.early) return settle(run, p, record(p, refused(p.early.text)));
+  if (p.resumed?.started) return settle(run, p, record(p, { ...refused(RESTARTED), outcome: "failed" }));
+  const op = p.op!;
+  const key = run.declaration.policy.dedupe ? dedupeKey(op.name, p.args!) : null;
+  const first = key ? run.dedupe.get(key) : undefined;
+  if (first) {
+    const earlier = await first;
+    return settle(run, p, record(p, { ...earlier, durationMs: 0, attempts: 0, deduped: true }));
+  }
+  const work = (async () => {
+    const refusal = await permitted(run, p);
+    if (refusal !== null) return record(p, refused(refusal));
+    return record(p, await execute(run, p));
+  })();
+  if (key) {
+    run.dedupe.set(key, work);
+    // Only a call that ran is returned again; a refused one is asked afresh.
+    void work.then((r) => r.attempts === 0 && run.dedupe.delete(key), () => run.dedupe.delete(key));
+  }
+  return settle(run, p, await work);
+}
+
+/**
+ * The turn: concurrent operations start at once, the others one at a time in the order the model made them,
+ * alongside the concurrent ones (seed 002); the results in call order.
+ */
+export async function runTurn(run: Run, prepared: PreparedCall[]): Promise<ResultRecord[]> {
+  let serial: Promise<unknown> = Promise.resolve();
+  const running = prepared.map((p) => {
+    if (!p.op || p.early || p.op.concurrent) return perform(run, p);
+    const mine = serial.then(() => perform(run, p));
+    serial = mine.catch(() => undefined);
+    return mine;
+  });
+  return Promise.all(running);
+}

@@ -1,0 +1,148 @@
+// A run's events: persisted as run_events rows in the order they happen, and streamed to whoever watches the run.
+// Appends from every run are written in batches (one INSERT per batch, in order), so a hundred busy runs share a
+// few queries rather than queue behind each other's. A subscriber resumes from an event id: first the stored
+// events after it, then live ones. A message's text deltas are streamed but not stored (the whole message is),
+// with ids "<last stored id>.<n>" so resuming from one replays what was stored after that id.
+import { and, asc, eq, gt } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { runEvents } from "@/db/schema";
+import type { RunEventType } from "./shapes";
+
+export type RunEvent = {
+  /** The run_events id as a string, or "<id>.<n>" for a streamed-only delta. */
+  id: string;
+  runId: string;
+  type: RunEventType;
+  data: Record<string, unknown>;
+  at: string;
+};
+
+type Pending = { runId: string; type: RunEventType; data: Record<string, unknown>; at: Date; done: (event: RunEvent | Error) => void };
+
+type Listener = (event: RunEvent) => void;
+
+/** Rows per INSERT: an embedded database works on the event loop, so one statement must not hold it for long. */
+const BATCH = 200;
+
+/** The stored id an event id names: "17" and "17.3" both resume after 17. */
+export function storedIdOf(id: string | null | undefined): number {
+  if (!id) return 0;
+  const n = Number.parseInt(id, 10);
+  return Number.isFinite(n) && n > 0 ? n : 0;
+}
+
+export class EventLog {
+  private queue: Pending[] = [];
+  private writing: Promise<void> | null = null;
+  private readonly listeners = new Map<string, Set<Listener>>();
+  /** Per run: the last stored id published, and how many deltas followed it. */
+  private readonly last = new Map<string, { id: number; deltas: number }>();
+
+  constructor(private readonly db: Db) {}
+
+  /** Store and publish one event; resolves once it is stored. */
+  append(runId: string, type: RunEventType, data: Record<string, unknown>): Promise<RunEvent> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ runId, type, data, at: new Date(), done: (e) => (e instanceof Error ? reject(e) : resolve(e)) });
+      this.writing ??= this.write();
+    });
+  }
+
+  /** Publish without storing: a message's text as it streams. */
+  ephemeral(runId: string, type: RunEventType, data: Record<string, unknown>): void {
+    const last = this.last.get(runId) ?? { id: 0, deltas: 0 };
+    last.deltas++;
+    this.last.set(runId, last);
+    this.publish({ id: `${last.id}.${last.deltas}`, runId, type, data, at: new Date().toISOString() });
+  }
+
+  private async write(): Promise<void> {
+    // Let the appends of this tick (from every run) join the batch.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, BATCH);
+      try {
+        const rows = await this.db
+          .insert(runEvents)
+          .values(batch.map((p) => ({ runId: p.runId, type: p.type, data: p.data, at: p.at })))
+          .returning({ id: runEvents.id });
+        // Serial ids are taken in VALUES order, whatever order RETURNING lists them in.
+        const ids = rows.map((r) => r.id).sort((a, b) => a - b);
+        batch.forEach((p, i) => {
+          const event: RunEvent = { id: String(ids[i]), runId: p.runId, type: p.type, data: p.data, at: p.at.toISOString() };
+          this.last.set(p.runId, { id: ids[i]!, deltas: 0 });
+          this.publish(event);
+          p.done(event);
+        });
+      } catch (err) {
+        for (const p of batch) p.done(err instanceof Error ? err : new Error(String(err)));
+      }
+    }
+    this.writing = null;
+  }
+
+  /** Resolves once everything appended so far is stored. */
+  async flushed(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  private publish(event: RunEvent): void {
+    for (const listener of this.listeners.get(event.runId) ?? []) listener(event);
+  }
+
+  listen(runId: string, listener: Listener): () => void {
+    let set = this.listeners.get(runId);
+    if (!set) this.listeners.set(runId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(runId);
+    };
+  }
+
+  /** The run's stored events after an id, in order. */
+  async stored(runId: string, after = 0): Promise<RunEvent[]> {
+    const rows = await this.db
+      .select()
+      .from(runEvents)
+      .where(and(eq(runEvents.runId, runId), gt(runEvents.id, after)))
+      .orderBy(asc(runEvents.id));
+    return rows.map((r) => ({ id: String(r.id), runId: r.runId, type: r.type as RunEventType, data: r.data, at: r.at.toISOString() }));
+  }
+
+  /** Stored events after `lastEventId`, then live ones, until the signal aborts. */
+  async *subscribe(runId: string, lastEventId: string | null | undefined, signal?: AbortSignal): AsyncGenerator<RunEvent> {
+    const buffer: RunEvent[] = [];
+    let wake: (() => void) | null = null;
+    const stop = this.listen(runId, (event) => {
+      buffer.push(event);
+      wake?.();
+    });
+    const onAbort = () => wake?.();
+    signal?.addEventListener("abort", onAbort);
+    try {
+      let seen = storedIdOf(lastEventId);
+      for (const event of await this.stored(runId, seen)) {
+        if (signal?.aborted) return;
+        seen = Number(event.id);
+        yield event;
+      }
+      for (;;) {
+        if (signal?.aborted) return;
+        const next = buffer.shift();
+        if (next) {
+          // A live event already replayed from the table (or a delta of a message stored since) is skipped.
+          if (storedIdOf(next.id) < seen || (!next.id.includes(".") && Number(next.id) <= seen)) continue;
+          if (!next.id.includes(".")) seen = Number(next.id);
+          yield next;
+          continue;
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = null;
+      }
+    } finally {
+      stop();
+      signal?.removeEventListener("abort", onAbort);
+    }
+  }
+}

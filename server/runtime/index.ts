@@ -1,0 +1,43 @@
+// The runtime as the rest of the studio uses it: the one Runtime of this process over the studio's database and
+// tree, recovered on first use (runs left running by a previous process fail; waiting ones wait on), and the
+// functions the tRPC router calls. Kept on globalThis so a reload in `next dev` does not orphan running loops.
+import { getDb } from "@/server/db";
+import { env } from "@/server/env";
+import { Runtime, type Who } from "./runtime";
+import type { Decision } from "./shapes";
+
+export { Runtime, RESTARTED_DURING_RUN, type RuntimeOptions, type Who } from "./runtime";
+export type { RunEvent } from "./events";
+export type { EventData, RunEventType, Decision, Outcome, Todo } from "./shapes";
+export type { RunSummary } from "./store";
+
+const holder = globalThis as typeof globalThis & { __quiverRuntime?: Promise<Runtime> };
+
+/** The studio's runtime; the first call recovers what a previous process left. */
+export function studioRuntime(): Promise<Runtime> {
+  holder.__quiverRuntime ??= (async () => {
+    const { toolsDir, dataDir } = env();
+    const runtime = new Runtime({ db: await getDb(), tree: toolsDir, dataDir });
+    await runtime.recover();
+    return runtime;
+  })().catch((err: unknown) => {
+    holder.__quiverRuntime = undefined;
+    throw err;
+  });
+  return holder.__quiverRuntime;
+}
+
+/** A decision on a call waiting for approval: approve once, always in this run, or deny. */
+export async function decide(runId: string, callId: string, decision: Decision, user: Who) {
+  return (await studioRuntime()).decide(runId, callId, decision, user);
+}
+
+/** The reply to an ask_user question, or null for none. */
+export async function answer(runId: string, callId: string, reply: string | null, user: Who) {
+  return (await studioRuntime()).answer(runId, callId, reply, user);
+}
+
+/** The run's events from after `lastEventId`, then live ones. */
+export async function subscribe(runId: string, lastEventId?: string | null, signal?: AbortSignal) {
+  return (await studioRuntime()).subscribe(runId, lastEventId, signal);
+}

@@ -1,0 +1,137 @@
+// The agent loop of one run: ask the model (its text streamed as deltas, the whole message stored), run the calls
+// it made (dispatch.ts), give it the results, until it answers without calling anything. The model is opened
+// once per segment of the run with its key resolved here; a model that cannot be reached, refuses the key or
+// rate-limits ends the run as failed with one sentence.
+import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { prepare, recordCall, runTurn, type ModelCall } from "./dispatch";
+import { isRetryable, modelFailure, modelKey, ModelProblem, openModel } from "./models";
+import { attachPlan, providerTools, toPrompt } from "./prompt";
+import type { ResultRecord, Run } from "./run";
+
+type Reply = { text: string; calls: ModelCall[]; usage: { input: number; output: number }; modelMs: number };
+
+class Abandoned extends Error {}
+
+async function readStream(run: Run, stream: ReadableStream<LanguageModelV3StreamPart>): Promise<Omit<Reply, "modelMs">> {
+  let text = "";
+  const calls: ModelCall[] = [];
+  const usage = { input: 0, output: 0 };
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value: part } = await reader.read();
+    if (done) break;
+    switch (part.type) {
+      case "text-delta":
+        text += part.delta;
+        run.delta(part.delta);
+        break;
+      case "tool-call":
+        calls.push({ callId: part.toolCallId, name: part.toolName, input: part.input });
+        break;
+      case "finish":
+        usage.input = part.usage.inputTokens.total ?? 0;
+        usage.output = part.usage.outputTokens.total ?? 0;
+        break;
+      case "error":
+        throw part.error;
+    }
+  }
+  return { text, calls, usage };
+}
+
+/** One model request, retried after a rate limit or an unreachable provider as the runtime's settings say. */
+async function ask(run: Run, model: LanguageModelV3): Promise<Reply> {
+  attachPlan(run);
+  const prompt = toPrompt(run);
+  const tools = providerTools(run.catalog.tools);
+  const { modelRetries, modelRetryMs } = run.deps.settings;
+  for (let retry = 0; ; retry++) {
+    const started = performance.now();
+    try {
+      const { stream } = await model.doStream({
+        prompt,
+        tools: tools.length > 0 ? tools : undefined,
+        toolChoice: tools.length > 0 ? { type: "auto" } : undefined,
+        abortSignal: run.controller.signal,
+      });
+      const reply = await readStream(run, stream);
+      return { ...reply, modelMs: performance.now() - started };
+    } catch (err) {
+      if (run.abandoned) throw new Abandoned();
+      if (!isRetryable(err) || retry >= modelRetries) throw new ModelProblem(modelFailure(err, run.declaration.model));
+      await new Promise((r) => setTimeout(r, modelRetryMs * 2 ** retry));
+    }
+  }
+}
+
+function check(run: Run): void {
+  if (run.abandoned) throw new Abandoned();
+  if (run.storageError) throw run.storageError;
+}
+
+/** Runs the loop until the model answers without a call, the run fails, or the studio stops. */
+export async function drive(run: Run): Promise<void> {
+  const spec = run.declaration.model;
+  try {
+    if (run.status !== "running" && !run.waiting) await run.setStatus("running");
+    const key = await modelKey(run.deps.db, spec, run.startedBy);
+    if (key) run.addSecrets([key]);
+    const model = openModel(spec, key);
+    let steps = 0;
+    if (run.pendingTurn) {
+      const results = await runTurn(run, run.pendingTurn);
+      run.pendingTurn = null;
+      run.transcript.push({ kind: "results", results });
+    }
+    for (;;) {
+      check(run);
+      if (++steps > run.deps.settings.maxSteps) {
+        throw new ModelProblem(`The agent asked the model ${run.deps.settings.maxSteps} times for this message without finishing, so the run was stopped; send a narrower request.`);
+      }
+      const stepStarted = performance.now();
+      const reply = await ask(run, model);
+      check(run);
+      run.tokens.input += reply.usage.input;
+      run.tokens.output += reply.usage.output;
+      const prepared = reply.calls.map((call) => prepare(run, call));
+      void run.emit("message", {
+        role: "assistant",
+        text: reply.text,
+        calls: prepared.map((p, i) => ({ callId: p.callId, name: reply.calls[i]!.name, input: reply.calls[i]!.input })),
+        usage: reply.usage,
+        modelMs: Math.round(reply.modelMs),
+      });
+      run.transcript.push({ kind: "assistant", text: reply.text, calls: prepared.map((p) => ({ callId: p.callId, name: p.name, input: p.args ?? {} })) });
+      if (prepared.length === 0) {
+        await run.setStatus("done");
+        return;
+      }
+      // tool_call events reach the stream in the order the model made the calls, whichever finishes first.
+      for (const p of prepared) void recordCall(run, p);
+      run.pendingTurn = prepared;
+      const results: ResultRecord[] = await runTurn(run, prepared);
+      run.pendingTurn = null;
+      run.transcript.push({ kind: "results", results });
+      run.steps++;
+      run.deps.settings.onStep?.({
+        runId: run.id,
+        step: run.steps,
+        ms: performance.now() - stepStarted,
+        modelMs: reply.modelMs,
+        toolMs: results.reduce((sum, r) => sum + r.durationMs, 0),
+        calls: results.length,
+      });
+    }
+  } catch (err) {
+    if (err instanceof Abandoned || run.abandoned) return;
+    const sentence =
+      err instanceof ModelProblem
+        ? err.message
+        : err === run.storageError
+          ? `The run could not be stored: ${(err as Error).message}`
+          : `The run stopped on an error in the studio: ${err instanceof Error ? err.message : String(err)}`;
+    await run.setStatus("failed", sentence).catch(() => undefined);
+  } finally {
+    if (!run.abandoned) await run.deps.log.flushed();
+  }
+}

@@ -1,0 +1,93 @@
+// The agent's model through the AI SDK's providers (OpenAI, Anthropic, any OpenAI-compatible server by base URL),
+// called at the provider level (LanguageModelV3.doStream) so the loop sees each tool call's name and arguments
+// exactly as the model wrote them: repair and parse are the runtime's job (seed 002). The API key is a secret
+// picked by name and resolved only here; a provider that cannot be reached, refuses the key or rate-limits the run
+// is told in one sentence. Edit when a provider is added.
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { APICallError } from "ai";
+import type { Db } from "@/db/client";
+import { SECRET_REFERENCE, type AgentDeclaration } from "@/server/agents/declaration";
+import { resolveSecrets } from "@/server/secrets/resolve";
+
+export type ModelSpec = AgentDeclaration["model"];
+
+/** A problem with the model that ends the run, as the sentence the run records. */
+export class ModelProblem extends Error {}
+
+const PROVIDER_NAMES: Record<ModelSpec["provider"], string> = {
+  openai: "OpenAI",
+  anthropic: "Anthropic",
+  "openai-compatible": "The OpenAI-compatible server",
+};
+
+/** The key's value for this model, or null for a server that takes none; an unknown secret is a ModelProblem. */
+export async function modelKey(db: Db, spec: ModelSpec, actor: string): Promise<string | null> {
+  if (!spec.api_key) {
+    if (spec.provider === "openai-compatible") return null;
+    throw new ModelProblem(`${PROVIDER_NAMES[spec.provider]} needs an API key: pick the secret that holds it in the agent's Model section.`);
+  }
+  const name = SECRET_REFERENCE.exec(spec.api_key)?.[1];
+  if (!name) throw new ModelProblem("The model's API key must be a secret picked by name (${NAME}); pick one in the agent's Model section.");
+  try {
+    const values = await resolveSecrets(db, [name], { actor, via: "run", tool: `model ${spec.model}` });
+    return values.get(name)!;
+  } catch (err) {
+    throw new ModelProblem((err as Error).message);
+  }
+}
+
+/** The provider's language model; the key is given here and nowhere else (never read from the environment). */
+export function openModel(spec: ModelSpec, apiKey: string | null): LanguageModelV3 {
+  const baseURL = spec.base_url?.replace(/\/+$/, "");
+  switch (spec.provider) {
+    case "openai":
+      return createOpenAI({ apiKey: apiKey ?? "", baseURL })(spec.model) as LanguageModelV3;
+    case "anthropic":
+      return createAnthropic({ apiKey: apiKey ?? "", baseURL })(spec.model) as LanguageModelV3;
+    case "openai-compatible":
+      if (!baseURL) throw new ModelProblem("An OpenAI-compatible model needs the server's address (base_url), e.g. http://127.0.0.1:11434/v1.");
+      return createOpenAICompatible({ name: "quiver", baseURL, apiKey: apiKey ?? undefined, includeUsage: true })(spec.model) as LanguageModelV3;
+  }
+}
+
+function said(error: APICallError): string {
+  let body = "";
+  try {
+    const parsed = JSON.parse(error.responseBody ?? "") as { error?: { message?: string } | string; message?: string };
+    body = typeof parsed.error === "string" ? parsed.error : (parsed.error?.message ?? parsed.message ?? "");
+  } catch {
+    body = error.responseBody ?? "";
+  }
+  body = body.replace(/\s+/g, " ").trim().slice(0, 200);
+  return body ? `: ${body.replace(/\.$/, "")}` : "";
+}
+
+/** Whether asking again may help: a rate limit, an overloaded or unreachable provider. */
+export function isRetryable(error: unknown): boolean {
+  return APICallError.isInstance(error) && error.isRetryable;
+}
+
+/** Why the model call failed, in one sentence that says what to do. */
+export function modelFailure(error: unknown, spec: ModelSpec): string {
+  const who = PROVIDER_NAMES[spec.provider];
+  if (error instanceof ModelProblem) return error.message;
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    if (status === undefined) {
+      const cause = error.cause instanceof Error ? error.cause.message : error.message.replace(/^Cannot connect to API: /, "");
+      const where = spec.base_url ? ` at ${spec.base_url}` : "";
+      return `${who}${where} could not be reached (${cause}); check its address and that it is running, then send the message again.`;
+    }
+    if (status === 401 || status === 403) {
+      return `${who} refused the API key (HTTP ${status}${said(error)}); check the secret ${spec.api_key ?? "(none picked)"} in the agent's Model section.`;
+    }
+    if (status === 429) return `${who} is rate-limiting this key (HTTP 429${said(error)}); wait a moment and send the message again, or use a key with a higher limit.`;
+    if (status === 404) return `${who} does not know the model ${spec.model} (HTTP 404${said(error)}); check the model's name in the agent's Model section.`;
+    return `${who} answered HTTP ${status}${said(error)}; try again, and check the model's settings if it keeps happening.`;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return `The model call failed: ${message.replace(/\s+/g, " ").slice(0, 300)}.`;
+}

@@ -1,0 +1,107 @@
+// A run rebuilt from its run_events, to continue it: after a restart (a run waiting for approval waits on), or when
+// the person sends another message. The conversation, the grants, the plan, the dedupe cache and the tokens come
+// back as they were; the calls of an unfinished turn come back with what already happened to each, so none is
+// asked twice and none that was running when the studio stopped is run again unasked.
+import type { RunCatalog } from "./catalog";
+import { prepare, type ModelCall } from "./dispatch";
+import type { RunEvent } from "./events";
+import { dedupeKey } from "./policy";
+import { attachPlan } from "./prompt";
+import type { PreparedCall, ResultRecord, Run } from "./run";
+import type { EventData, Todo } from "./shapes";
+
+/** The run's catalog and agent as its first event recorded them. */
+export function startOf(events: RunEvent[]): EventData["run_started"] | null {
+  const first = events.find((e) => e.type === "run_started");
+  return first ? (first.data as EventData["run_started"]) : null;
+}
+
+export function catalogOf(started: EventData["run_started"]): RunCatalog {
+  return { tools: started.tools, operations: started.operations, withheld: started.withheld, problems: started.problems };
+}
+
+export function replay(run: Run, events: RunEvent[]): void {
+  let open: PreparedCall[] | null = null;
+  const results = new Map<string, ResultRecord>();
+  const asked = new Map<string, "approval" | "question">();
+  const approved = new Set<string>();
+  const started = new Set<string>();
+
+  const close = () => {
+    if (open && open.every((p) => results.has(p.callId))) {
+      run.transcript.push({ kind: "results", results: open.map((p) => results.get(p.callId)!) });
+      open = null;
+    }
+  };
+
+  for (const event of events) {
+    const data = event.data as Record<string, unknown>;
+    switch (event.type) {
+      case "message": {
+        const message = data as EventData["message"];
+        if (message.role === "user") {
+          run.transcript.push({ kind: "user", text: message.text });
+          break;
+        }
+        attachPlan(run);
+        run.tokens.input += message.usage.input;
+        run.tokens.output += message.usage.output;
+        const prepared = message.calls.map((call: ModelCall) => prepare(run, call));
+        run.transcript.push({ kind: "assistant", text: message.text, calls: prepared.map((p) => ({ callId: p.callId, name: p.name, input: p.args ?? {} })) });
+        open = prepared.length > 0 ? prepared : null;
+        break;
+      }
+      case "approval_requested":
+        asked.set(String(data.callId), "approval");
+        break;
+      case "question_asked":
+        asked.set(String(data.callId), "question");
+        break;
+      case "approval_decided": {
+        const decided = data as EventData["approval_decided"];
+        asked.delete(decided.callId);
+        if (decided.decision !== "deny") approved.add(decided.callId);
+        if (decided.decision === "always") {
+          const call = open?.find((p) => p.callId === decided.callId);
+          if (call?.op) run.grants.add(call.op.name);
+        }
+        break;
+      }
+      case "question_answered":
+        asked.delete(String(data.callId));
+        break;
+      case "tool_started":
+        started.add(String(data.callId));
+        break;
+      case "tool_result": {
+        const result = data as EventData["tool_result"];
+        const call = open?.find((p) => p.callId === result.callId);
+        const record: ResultRecord = { ...result, name: call?.name ?? "unknown_tool" };
+        results.set(result.callId, record);
+        if (run.declaration.policy.dedupe && call?.op && call.args && result.attempts > 0) {
+          run.dedupe.set(dedupeKey(call.op.name, call.args), Promise.resolve(record));
+        }
+        close();
+        break;
+      }
+      case "todos":
+        run.todos = (data.todos as Todo[]) ?? [];
+        break;
+    }
+  }
+
+  if (open) {
+    run.pendingTurn = (open as PreparedCall[]).map((p) => ({
+      ...p,
+      resumed: {
+        asked: asked.get(p.callId) ?? null,
+        approved: approved.has(p.callId),
+        // A call that had started and is not waiting on the person was running when the studio stopped.
+        started: started.has(p.callId) && !asked.has(p.callId),
+        result: results.get(p.callId) ?? null,
+      },
+    }));
+    // The waits open when the studio stopped are open again at once, so a decision can arrive before the loop does.
+    for (const [callId, kind] of asked) void run.wait(callId, kind);
+  }
+}

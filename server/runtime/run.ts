@@ -1,0 +1,201 @@
+// One run in memory while its loop is going: the conversation so far, the session's grants, the plan, the dedupe
+// cache, the approvals and questions it waits on, and the secret values it has used, which mask everything it
+// stores or streams. Built fresh at start, or rebuilt from run_events (replay.ts) to continue.
+import type { Db } from "@/db/client";
+import type { RunStatus } from "@/db/schema";
+import type { AgentDeclaration } from "@/server/agents/declaration";
+import { DomainError } from "@/server/errors";
+import { hostFor, type Host } from "@/server/host";
+import { makeMasker, type Masker } from "@/server/secrets/mask";
+import type { RunCatalog, RunOperation } from "./catalog";
+import type { EventLog, RunEvent } from "./events";
+import type { Decision, EventData, Outcome, Person, RunEventType, Todo } from "./shapes";
+import { updateRun } from "./store";
+import type { VoiceTiming } from "./voice";
+
+/** What the model is told one call answered, kept for the next requests. */
+export type ResultRecord = EventData["tool_result"] & { name: string };
+
+export type Entry =
+  | { kind: "user"; text: string; plan?: string }
+  | { kind: "assistant"; text: string; calls: { callId: string; name: string; input: Record<string, unknown> }[] }
+  | { kind: "results"; results: ResultRecord[]; plan?: string };
+
+/** A call of the current turn, ready to run or already answered. */
+export type PreparedCall = {
+  callId: string;
+  /** The name as the model wrote it. */
+  called: string;
+  /** The name the transcript keeps: the operation's, or the model's made acceptable to a provider. */
+  name: string;
+  op: RunOperation | null;
+  args: Record<string, unknown> | null;
+  /** Refused before anything could run: unknown name, withheld operation, bad arguments. */
+  early: { outcome: Outcome; text: string } | null;
+  /** When the run resumes: what already happened to this call. */
+  resumed?: { asked: "approval" | "question" | null; approved: boolean; started: boolean; result: ResultRecord | null };
+};
+
+export type RuntimeSettings = {
+  voice: VoiceTiming;
+  /** Model requests retried after a rate limit or an unreachable provider, and the first wait between them. */
+  modelRetries: number;
+  modelRetryMs: number;
+  /** Model requests per message before the run stops, so a model that never finishes cannot run forever. */
+  maxSteps: number;
+  /** Whether someone can answer ASK; without an approver ASK refuses (seed 002). */
+  canAsk: boolean;
+  /** Pause before calling a safe or idempotent operation again after a transient failure. */
+  retryMs: number;
+  onStep?: (step: StepMetrics) => void;
+};
+
+export type StepMetrics = { runId: string; step: number; ms: number; modelMs: number; toolMs: number; calls: number };
+
+type Waiter = { kind: "approval" | "question"; promise: Promise<WaitAnswer>; resolve: (answer: WaitAnswer) => void; reject: (error: Error) => void };
+export type WaitAnswer = { decision: Decision; by: Person } | { answer: string | null; by: Person };
+
+export class Run {
+  transcript: Entry[] = [];
+  grants = new Set<string>();
+  todos: Todo[] = [];
+  dedupe = new Map<string, Promise<ResultRecord>>();
+  /** The calls made so far, by id: ids stay unique across the run even when a provider repeats them. */
+  callIds = new Set<string>();
+  pendingTurn: PreparedCall[] | null = null;
+  tokens = { input: 0, output: 0 };
+  steps = 0;
+  status: RunStatus = "running";
+  /** The first event that could not be stored: the loop stops at its next step. */
+  storageError: Error | null = null;
+  /** Set when the studio stops this process's loops (shutdown): nothing more is written. */
+  abandoned = false;
+  readonly controller = new AbortController();
+  private readonly waiters = new Map<string, Waiter>();
+  private readonly secrets = new Set<string>();
+  private masker: Masker = makeMasker([]);
+  private statusChain: Promise<void> = Promise.resolve();
+  private treeHost: Host | null = null;
+
+  constructor(
+    readonly id: string,
+    readonly agent: { id: string; name: string; version: number },
+    readonly declaration: AgentDeclaration,
+    readonly startedBy: string,
+    public catalog: RunCatalog,
+    readonly deps: { db: Db; log: EventLog; tree: string; dataDir: string; settings: RuntimeSettings },
+  ) {}
+
+  /** The tree's tool host, looked up once per run. */
+  get host(): Host {
+    return (this.treeHost ??= hostFor(this.deps.tree));
+  }
+
+  get mask(): Masker {
+    return this.masker;
+  }
+
+  /** Whether the built-in planning tools are offered: the system prompt's line and the plan on each request. */
+  get planning(): boolean {
+    return this.catalog.operations.some((op) => op.source === "system:planning" && op.name === "write_todos");
+  }
+
+  operation(name: string): RunOperation | undefined {
+    return this.catalog.operations.find((op) => op.name === name);
+  }
+
+  addSecrets(values: Iterable<string>): void {
+    let added = false;
+    for (const value of values) {
+      if (value && !this.secrets.has(value)) {
+        this.secrets.add(value);
+        added = true;
+      }
+    }
+    if (added) this.masker = makeMasker(this.secrets);
+  }
+
+  /** Store and stream one event, masked; a failed write is kept and ends the loop at its next step. */
+  emit<T extends RunEventType>(type: T, data: EventData[T]): Promise<RunEvent | null> {
+    if (this.abandoned) return Promise.resolve(null);
+    const masked = this.mask.active ? this.mask.deep(data as Record<string, unknown>) : (data as Record<string, unknown>);
+    const stored = this.deps.log.append(this.id, type, masked);
+    return stored.catch((err: Error) => {
+      this.storageError ??= err;
+      return null;
+    });
+  }
+
+  delta(text: string): void {
+    if (!this.abandoned) this.deps.log.ephemeral(this.id, "delta", { text: this.mask(text) });
+  }
+
+  /** The run row's status and an event saying so, in the order they were asked for. */
+  setStatus(status: RunStatus, error: string | null = null): Promise<void> {
+    this.status = status;
+    const ended = status === "done" || status === "failed" || status === "cancelled";
+    this.statusChain = this.statusChain.then(async () => {
+      // The events that led here are stored before the row says so (a restart then finds them).
+      await this.deps.log.flushed();
+      if (this.abandoned) return;
+      const masked = error === null ? null : this.mask(error);
+      await updateRun(this.deps.db, this.id, {
+        status,
+        error: masked,
+        tokensIn: this.tokens.input,
+        tokensOut: this.tokens.output,
+        endedAt: ended ? new Date() : null,
+      });
+      await this.emit("status", { status, error: masked });
+    });
+    return this.statusChain;
+  }
+
+  /** Wait for the person: an approval or an answer. The run shows as waiting while any wait is open. */
+  wait(callId: string, kind: Waiter["kind"]): Promise<WaitAnswer> {
+    const existing = this.waiters.get(callId);
+    if (existing) return existing.promise;
+    let resolve!: (answer: WaitAnswer) => void;
+    let reject!: (error: Error) => void;
+    const promise = new Promise<WaitAnswer>((yes, no) => {
+      resolve = yes;
+      reject = no;
+    });
+    // A wait abandoned at shutdown is nobody's error.
+    promise.catch(() => undefined);
+    this.waiters.set(callId, { kind, promise, resolve, reject });
+    if (this.status !== "waiting") void this.setStatus("waiting");
+    return promise;
+  }
+
+  get waiting(): boolean {
+    return this.waiters.size > 0;
+  }
+
+  /** A decision or an answer for a call the run waits on; refused when it waits on nothing of that kind. */
+  settle(callId: string, kind: Waiter["kind"], answer: WaitAnswer): void {
+    const waiter = this.waiters.get(callId);
+    if (!waiter || waiter.kind !== kind) {
+      throw new DomainError(
+        "CONFLICT",
+        kind === "approval" ? "NO_APPROVAL_WAITING" : "NO_QUESTION_WAITING",
+        kind === "approval"
+          ? "This call is not waiting for approval; it may have been decided already."
+          : "This call is not waiting for an answer; it may have been answered already.",
+        { runId: this.id, callId },
+      );
+    }
+    this.waiters.delete(callId);
+    if (this.waiters.size === 0 && this.status === "waiting" && !this.abandoned) void this.setStatus("running");
+    waiter.resolve(answer);
+  }
+
+  /** Stop without writing anything more (the process is going away; the run's rows stay as they are). */
+  abandon(): void {
+    this.abandoned = true;
+    const stopping = new Error("The studio is stopping.");
+    this.controller.abort(stopping);
+    for (const waiter of this.waiters.values()) waiter.reject(stopping);
+    this.waiters.clear();
+  }
+}

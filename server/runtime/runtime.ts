@@ -1,0 +1,214 @@
+// The runtime's face: start a run, continue it, decide an approval, answer a question, watch its events, list and
+// read runs, and recover after a restart (a run that was running failed; one waiting for approval waits on, and
+// continues when decided). One Runtime per process holds the loops going in memory.
+import type { Db } from "@/db/client";
+import type { RunStatus } from "@/db/schema";
+import { DomainError } from "@/server/errors";
+import { readSources, runCatalog } from "./catalog";
+import { prepareRoots } from "./context";
+import { EventLog, type RunEvent } from "./events";
+import { drive } from "./loop";
+import { catalogOf, replay, startOf } from "./replay";
+import { Run, type RuntimeSettings } from "./run";
+import type { Decision, Person } from "./shapes";
+import { agentForRun, declarationOf, insertRun, listRuns, runRow, runsWithStatus, runSummary, updateRun, type RunSummary } from "./store";
+import { VOICE_TIMING } from "./voice";
+
+export const RESTARTED_DURING_RUN = "The studio restarted during this run.";
+
+export type RuntimeOptions = { db: Db; tree: string; dataDir: string } & Partial<RuntimeSettings>;
+
+export type Who = { id: string; name?: string | null };
+
+const person = (who: Who): Person => ({ id: who.id, name: who.name ?? null });
+
+function busy(id: string, status: RunStatus): DomainError {
+  return new DomainError(
+    "CONFLICT",
+    "RUN_BUSY",
+    status === "waiting"
+      ? "This run is waiting for an approval or an answer; give it first, then send your message."
+      : "This run is still working; wait for it to finish, then send your message.",
+    { id, status },
+  );
+}
+
+export class Runtime {
+  readonly log: EventLog;
+  private readonly settings: RuntimeSettings;
+  private readonly live = new Map<string, { run: Run; loop: Promise<void> }>();
+  /** Resumes under way, so two decisions at once rebuild a run once. */
+  private readonly resuming = new Map<string, Promise<Run>>();
+
+  constructor(private readonly options: RuntimeOptions) {
+    this.log = new EventLog(options.db);
+    this.settings = {
+      voice: options.voice ?? VOICE_TIMING,
+      modelRetries: options.modelRetries ?? 2,
+      modelRetryMs: options.modelRetryMs ?? 1_000,
+      maxSteps: options.maxSteps ?? 50,
+      canAsk: options.canAsk ?? true,
+      retryMs: options.retryMs ?? 250,
+      onStep: options.onStep,
+    };
+  }
+
+  private get db(): Db {
+    return this.options.db;
+  }
+
+  private deps() {
+    return { db: this.db, log: this.log, tree: this.options.tree, dataDir: this.options.dataDir, settings: this.settings };
+  }
+
+  private launch(run: Run, before?: () => Promise<void>): void {
+    const loop = (async () => {
+      try {
+        await before?.();
+        await drive(run);
+      } catch (err) {
+        if (!run.abandoned) await run.setStatus("failed", `The run could not start: ${(err as Error).message}`).catch(() => undefined);
+      } finally {
+        if (this.live.get(run.id)?.run === run) this.live.delete(run.id);
+      }
+    })();
+    this.live.set(run.id, { run, loop });
+  }
+
+  /** A new run of the agent as it stands, answering `message`; returns at once, the loop goes on. */
+  async start(input: { agentId: string; message: string; user: Who }): Promise<{ runId: string }> {
+    const { declaration, version } = await agentForRun(this.db, input.agentId);
+    const row = await insertRun(this.db, { agentId: input.agentId, agentVersion: version, declaration, startedBy: input.user.id });
+    const agent = { id: input.agentId, name: declaration.name, version };
+    const run = new Run(row.id, agent, declaration, input.user.id, { tools: [], operations: [], withheld: [], problems: [] }, this.deps());
+    this.launch(run, async () => {
+      prepareRoots(run);
+      // The catalog is read once per run, here.
+      const { sources, extras, treeError } = await readSources(this.options.tree);
+      run.catalog = runCatalog(declaration, sources, extras, treeError);
+      void run.emit("run_started", {
+        agent,
+        model: { provider: declaration.model.provider, model: declaration.model.model },
+        tools: run.catalog.tools,
+        operations: run.catalog.operations,
+        withheld: run.catalog.withheld,
+        problems: run.catalog.problems,
+        planning: run.planning,
+      });
+      void run.emit("message", { role: "user", text: input.message, by: person(input.user) });
+      run.transcript.push({ kind: "user", text: input.message });
+    });
+    return { runId: row.id };
+  }
+
+  /** The run rebuilt from its events, in memory and ready to drive (not yet driven). */
+  private async rebuild(runId: string): Promise<Run> {
+    const row = await runRow(this.db, runId);
+    const events = await this.log.stored(runId);
+    const started = startOf(events);
+    if (!started) throw new DomainError("CONFLICT", "RUN_NOT_STARTED", "This run never got going, so it cannot be continued; start a new one.", { id: runId });
+    const run = new Run(row.id, started.agent, declarationOf(row.declaration), row.startedBy, catalogOf(started), this.deps());
+    run.status = row.status;
+    replay(run, events);
+    return run;
+  }
+
+  /** A run waiting on the person that is not in memory (the studio restarted): rebuilt and driven again. */
+  private async resumed(runId: string): Promise<Run> {
+    const live = this.live.get(runId);
+    if (live) return live.run;
+    let pending = this.resuming.get(runId);
+    if (!pending) {
+      pending = (async () => {
+        const row = await runRow(this.db, runId);
+        if (row.status !== "waiting") {
+          throw new DomainError("CONFLICT", "NOT_WAITING", "This run is not waiting for anything; it may have finished or been decided already.", { id: runId });
+        }
+        const run = await this.rebuild(runId);
+        this.launch(run);
+        return run;
+      })().finally(() => this.resuming.delete(runId));
+      this.resuming.set(runId, pending);
+    }
+    return pending;
+  }
+
+  /** Another message in the run's conversation, once it has finished its answer (or failed). */
+  async send(input: { runId: string; message: string; user: Who }): Promise<{ runId: string }> {
+    const live = this.live.get(input.runId);
+    if (live) throw busy(input.runId, live.run.status);
+    const row = await runRow(this.db, input.runId);
+    if (row.status === "running" || row.status === "waiting") throw busy(input.runId, row.status);
+    const run = await this.rebuild(input.runId);
+    if (this.live.has(input.runId)) throw busy(input.runId, "running");
+    run.status = row.status;
+    this.launch(run, async () => {
+      await run.setStatus("running");
+      void run.emit("message", { role: "user", text: input.message, by: person(input.user) });
+      run.transcript.push({ kind: "user", text: input.message });
+    });
+    return { runId: input.runId };
+  }
+
+  /** The person's decision on a call waiting for approval: once, always in this run, or deny. */
+  async decide(runId: string, callId: string, decision: Decision, user: Who): Promise<{ runId: string; callId: string; decision: Decision }> {
+    const run = await this.resumed(runId);
+    run.settle(callId, "approval", { decision, by: person(user) });
+    return { runId, callId, decision };
+  }
+
+  /** The person's reply to ask_user; null when they would rather not answer. */
+  async answer(runId: string, callId: string, answer: string | null, user: Who): Promise<{ runId: string; callId: string }> {
+    const run = await this.resumed(runId);
+    run.settle(callId, "question", { answer, by: person(user) });
+    return { runId, callId };
+  }
+
+  /** The run's events after `lastEventId` (all of them without one), then live ones until the signal aborts. */
+  async subscribe(runId: string, lastEventId?: string | null, signal?: AbortSignal): Promise<AsyncGenerator<RunEvent>> {
+    await runRow(this.db, runId);
+    return this.log.subscribe(runId, lastEventId, signal);
+  }
+
+  list(filter: { agentId?: string; status?: RunStatus } = {}): Promise<RunSummary[]> {
+    return listRuns(this.db, filter);
+  }
+
+  async get(runId: string): Promise<{ run: RunSummary; events: RunEvent[] }> {
+    const run = await runSummary(this.db, runId);
+    return { run, events: await this.log.stored(runId) };
+  }
+
+  /**
+   * At start-up: a run that was running when the studio stopped has failed, and says so; one waiting for approval
+   * stays waiting, and is rebuilt from its events when the decision arrives.
+   */
+  async recover(): Promise<{ failed: string[]; waiting: string[] }> {
+    const failed = await runsWithStatus(this.db, "running");
+    for (const id of failed) {
+      if (this.live.has(id)) continue;
+      await updateRun(this.db, id, { status: "failed", error: RESTARTED_DURING_RUN, endedAt: new Date() });
+      await this.log.append(id, "status", { status: "failed", error: RESTARTED_DURING_RUN });
+    }
+    return { failed, waiting: await runsWithStatus(this.db, "waiting") };
+  }
+
+  /** Resolves when the run's loop in this process stops (at once when none is going). */
+  async idle(runId: string): Promise<void> {
+    await this.live.get(runId)?.loop;
+    await this.log.flushed();
+  }
+
+  /** Whether the run's loop is going in this process. */
+  isLive(runId: string): boolean {
+    return this.live.has(runId);
+  }
+
+  /** Stop every loop of this process without writing anything more, as a process that goes away would. */
+  async shutdown(): Promise<void> {
+    const loops = [...this.live.values()];
+    for (const { run } of loops) run.abandon();
+    await Promise.allSettled(loops.map((l) => l.loop));
+    await this.log.flushed();
+  }
+}

@@ -1,0 +1,71 @@
+// The shapes of a run's events, as stored in run_events.data and streamed to the playground. Pure, so the browser
+// may import the types. Every value is masked before it is stored or streamed.
+import type { ModelTool } from "@/server/agents/model-view";
+import type { RunStatus } from "@/db/schema";
+import type { Todo } from "@/server/system/types";
+import type { RunOperation } from "./catalog";
+
+export type { Todo };
+
+export type Outcome = "ok" | "refused" | "failed" | "transient" | "timeout";
+export type Decision = "once" | "always" | "deny";
+export type Image = { mimeType: string; data: string };
+export type Person = { id: string; name: string | null };
+
+export type EventData = {
+  /** First: what the run offers the model, read once (the playground lists `tools`; `operations` is for resuming). */
+  run_started: {
+    agent: { id: string; name: string; version: number };
+    model: { provider: string; model: string };
+    tools: ModelTool[];
+    operations: RunOperation[];
+    withheld: string[];
+    /** Entries that offer nothing in this run, in sentences. */
+    problems: string[];
+    planning: boolean;
+  };
+  /** A whole message: the person's, or the model's with the calls it made (input as the model wrote it). */
+  message:
+    | { role: "user"; text: string; by: Person }
+    | { role: "assistant"; text: string; calls: { callId: string; name: string; input: string }[]; usage: { input: number; output: number }; modelMs: number };
+  /** Streamed only, never stored: the assistant's text as it arrives. */
+  delta: { text: string };
+  /** One call, in the order the model made them; `operation` is null when the name matched none. */
+  tool_call: {
+    callId: string;
+    name: string;
+    operation: string | null;
+    title: string | null;
+    repaired: boolean;
+    args: Record<string, unknown> | null;
+    risk: string | null;
+    concurrent: boolean;
+  };
+  approval_requested: { callId: string; operation: string; title: string; args: Record<string, unknown>; reason: string };
+  approval_decided: { callId: string; decision: Decision; by: Person };
+  /** ask_user: a question for the person, answered through `answer`. */
+  question_asked: { callId: string; question: string; choices: string[] };
+  question_answered: { callId: string; answer: string | null; by: Person };
+  /** The call starts running (after any approval); `timeoutS` null: no bound (an interactive wait). */
+  tool_started: { callId: string; operation: string; attempt: number; timeoutS: number | null };
+  /** A line while a call runs: the tool's own progress, or a seed-001 voice line. */
+  progress: { callId: string; kind: "progress" | "announce" | "heartbeat" | "complete" | "fail"; message: string };
+  tool_result: {
+    callId: string;
+    operation: string | null;
+    outcome: Outcome;
+    /** What the model is told, masked and capped. */
+    text: string;
+    images: Image[];
+    /** Where a cut result is kept whole, when it was cut. */
+    truncated: string | null;
+    durationMs: number;
+    attempts: number;
+    /** The first identical call's result, returned again (policy.dedupe). */
+    deduped: boolean;
+  };
+  todos: { todos: Todo[] };
+  status: { status: RunStatus; error: string | null };
+};
+
+export type RunEventType = keyof EventData;

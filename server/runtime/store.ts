@@ -1,0 +1,101 @@
+// Run rows: created when a run starts, their status and tokens kept as the loop goes, listed and read for the
+// playground and /runs. The steps themselves are run_events (events.ts).
+import { and, desc, eq, type SQL } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { agents, runs, user, type RunStatus } from "@/db/schema";
+import { parseDeclaration, type AgentDeclaration } from "@/server/agents/declaration";
+import { DomainError } from "@/server/errors";
+
+export type RunRow = typeof runs.$inferSelect;
+
+export type RunSummary = {
+  id: string;
+  agentId: string;
+  agentName: string;
+  agentVersion: number;
+  startedBy: string;
+  startedByName: string | null;
+  status: RunStatus;
+  error: string | null;
+  tokensIn: number;
+  tokensOut: number;
+  startedAt: Date;
+  endedAt: Date | null;
+};
+
+export function noSuchRun(id: string): DomainError {
+  return new DomainError("NOT_FOUND", "NO_SUCH_RUN", "There is no such run; it may have been deleted with its agent.", { id });
+}
+
+export function declarationOf(value: unknown): AgentDeclaration {
+  const parsed = parseDeclaration(value);
+  if (!parsed.declaration) throw new Error(`A stored agent declaration no longer parses: ${parsed.problems.map((p) => p.message).join(" ")}`);
+  return parsed.declaration;
+}
+
+/** The agent as it stands now: what a new run starts from. */
+export async function agentForRun(db: Db, agentId: string): Promise<{ declaration: AgentDeclaration; version: number }> {
+  const [row] = await db.select({ declaration: agents.declaration, version: agents.version }).from(agents).where(eq(agents.id, agentId));
+  if (!row) throw new DomainError("NOT_FOUND", "NO_SUCH_AGENT", "There is no such agent; it may have been deleted meanwhile.", { id: agentId });
+  return { declaration: declarationOf(row.declaration), version: row.version };
+}
+
+export async function insertRun(db: Db, values: { agentId: string; agentVersion: number; declaration: AgentDeclaration; startedBy: string }): Promise<RunRow> {
+  const [row] = await db.insert(runs).values(values).returning();
+  return row!;
+}
+
+export async function runRow(db: Db, id: string): Promise<RunRow> {
+  const [row] = await db.select().from(runs).where(eq(runs.id, id));
+  if (!row) throw noSuchRun(id);
+  return row;
+}
+
+export async function updateRun(db: Db, id: string, set: Partial<Pick<RunRow, "status" | "error" | "tokensIn" | "tokensOut" | "endedAt">>): Promise<void> {
+  await db.update(runs).set(set).where(eq(runs.id, id));
+}
+
+const summary = {
+  id: runs.id,
+  agentId: runs.agentId,
+  agentVersion: runs.agentVersion,
+  declaration: runs.declaration,
+  startedBy: runs.startedBy,
+  startedByName: user.name,
+  status: runs.status,
+  error: runs.error,
+  tokensIn: runs.tokensIn,
+  tokensOut: runs.tokensOut,
+  startedAt: runs.startedAt,
+  endedAt: runs.endedAt,
+};
+
+function summaryOf(row: { declaration: Record<string, unknown> } & Omit<RunSummary, "agentName">): RunSummary {
+  const { declaration, ...rest } = row;
+  return { ...rest, agentName: typeof declaration.name === "string" ? declaration.name : "" };
+}
+
+/** Newest first, at most 200. */
+export async function listRuns(db: Db, filter: { agentId?: string; status?: RunStatus } = {}): Promise<RunSummary[]> {
+  const where: SQL[] = [];
+  if (filter.agentId) where.push(eq(runs.agentId, filter.agentId));
+  if (filter.status) where.push(eq(runs.status, filter.status));
+  const rows = await db
+    .select(summary)
+    .from(runs)
+    .leftJoin(user, eq(user.id, runs.startedBy))
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(desc(runs.startedAt))
+    .limit(200);
+  return rows.map(summaryOf);
+}
+
+export async function runSummary(db: Db, id: string): Promise<RunSummary> {
+  const [row] = await db.select(summary).from(runs).leftJoin(user, eq(user.id, runs.startedBy)).where(eq(runs.id, id));
+  if (!row) throw noSuchRun(id);
+  return summaryOf(row);
+}
+
+export async function runsWithStatus(db: Db, status: RunStatus): Promise<string[]> {
+  return (await db.select({ id: runs.id }).from(runs).where(eq(runs.status, status))).map((r) => r.id);
+}

@@ -1,0 +1,42 @@
+// Runs of agents (the playground and /runs): thin procedures over server/runtime. Any signed-in person runs agents;
+// the events subscription yields tracked(id, event), so a browser that reconnects resumes after the last id it saw.
+import { tracked } from "@trpc/server";
+import { z } from "zod";
+import { runStatuses } from "@/db/schema";
+import { studioRuntime } from "@/server/runtime";
+import { builderProcedure, router } from "../init";
+
+const runId = z.string().uuid();
+const callId = z.string().min(1).max(200);
+const message = z.string().trim().min(1, "Write a message for the agent.").max(100_000);
+
+export const runsRouter = router({
+  start: builderProcedure
+    .input(z.object({ agentId: z.string().uuid(), message }))
+    .mutation(async ({ input, ctx }) => (await studioRuntime()).start({ agentId: input.agentId, message: input.message, user: ctx.user })),
+
+  send: builderProcedure
+    .input(z.object({ runId, message }))
+    .mutation(async ({ input, ctx }) => (await studioRuntime()).send({ runId: input.runId, message: input.message, user: ctx.user })),
+
+  decide: builderProcedure
+    .input(z.object({ runId, callId, decision: z.enum(["once", "always", "deny"]) }))
+    .mutation(async ({ input, ctx }) => (await studioRuntime()).decide(input.runId, input.callId, input.decision, ctx.user)),
+
+  answer: builderProcedure
+    .input(z.object({ runId, callId, answer: z.string().max(10_000).nullable() }))
+    .mutation(async ({ input, ctx }) => (await studioRuntime()).answer(input.runId, input.callId, input.answer, ctx.user)),
+
+  events: builderProcedure
+    .input(z.object({ runId, lastEventId: z.string().max(40).nullish() }))
+    .subscription(async function* ({ input, signal }) {
+      const events = await (await studioRuntime()).subscribe(input.runId, input.lastEventId, signal);
+      for await (const event of events) yield tracked(event.id, event);
+    }),
+
+  list: builderProcedure
+    .input(z.object({ agentId: z.string().uuid().optional(), status: z.enum(runStatuses).optional() }).optional())
+    .query(async ({ input }) => (await studioRuntime()).list(input ?? {})),
+
+  get: builderProcedure.input(z.object({ runId })).query(async ({ input }) => (await studioRuntime()).get(input.runId)),
+});
