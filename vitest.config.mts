@@ -8,6 +8,9 @@ export default defineConfig({
     include: ["**/*.test.ts"],
     exclude: ["node_modules/**", ".next/**", "tests/e2e/**"],
     environment: "node",
+    // Tests open their own databases. A PostgreSQL given in DATABASE_URL is for the tests written for it
+    // (tests/integration/db.test.ts), handed over under another name so no other test writes to it.
+    env: { DATABASE_URL: "", QUIVER_TEST_DATABASE_URL: process.env.DATABASE_URL ?? "" },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // PGlite and the tool host are heavy to start; two workers suit a 2-core machine.

@@ -2,6 +2,7 @@
 // Rename and delete the open file, each behind a dialog that says what will happen.
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog } from "@/components/ui/dialog";
 import { fileNameProblem } from "@/server/tree/names";
 
@@ -64,6 +65,7 @@ export function RenameDialog({
 export function DeleteDialog({
   path,
   operations,
+  usedBy,
   open,
   onOpenChange,
   onDelete,
@@ -72,6 +74,8 @@ export function DeleteDialog({
 }: {
   path: string;
   operations: string[];
+  /** The agents that name this file, or null while they are being looked up. */
+  usedBy: string[] | null;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   onDelete: () => void;
@@ -79,24 +83,26 @@ export function DeleteDialog({
   error: string | null;
 }) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title={`Delete ${path}?`}>
-      <div className="flex flex-col gap-3 text-sm">
-        <p>
-          {operations.length > 0
-            ? `Its ${operations.length} ${operations.length === 1 ? "operation" : "operations"} (${operations.join(", ")}) will no longer be offered to any model.`
-            : "It offers no operations."}{" "}
-          No agent uses it yet. The file and any unsaved draft of it are removed; only a published version can bring it back.
-        </p>
-        {error ? <p role="alert" className="text-red-600">{error}</p> : null}
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="ghost" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="button" variant="danger" disabled={pending} onClick={onDelete}>
-            {pending ? "Deleting…" : `Delete ${path}`}
-          </Button>
-        </div>
-      </div>
-    </Dialog>
+    <ConfirmDialog
+      open={open}
+      onCancel={() => onOpenChange(false)}
+      title={`Delete ${path}?`}
+      error={error}
+      pending={pending}
+      confirmLabel={`Delete ${path}`}
+      onConfirm={onDelete}
+    >
+      <p className="mb-3 text-sm">
+        {operations.length > 0
+          ? `Its ${operations.length} ${operations.length === 1 ? "operation" : "operations"} (${operations.join(", ")}) will no longer be offered to any model.`
+          : "It offers no operations."}{" "}
+        {usedBy === null
+          ? "Looking for agents that use it…"
+          : usedBy.length === 0
+            ? "No agent uses it."
+            : `${usedBy.length === 1 ? "The agent" : "The agents"} ${usedBy.join(", ")} will lose ${operations.length === 1 ? "it" : "them"}.`}{" "}
+        The file and any unsaved draft of it are removed; only a published version can bring it back.
+      </p>
+    </ConfirmDialog>
   );
 }

@@ -2,7 +2,6 @@
 // The tool editor: the tree's files, Monaco with tabs and the Problems strip, and beside it what the
 // model sees, derived live from the unsaved buffer by the tool host.
 import Editor from "@monaco-editor/react";
-import * as Tabs from "@radix-ui/react-tabs";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import type { editor } from "monaco-editor";
@@ -18,14 +17,12 @@ import { ConflictView } from "./conflict-view";
 import { EditorTabs } from "./editor-tabs";
 import { DeleteDialog, RenameDialog } from "./file-actions";
 import { FileList } from "./file-list";
+import { FilePanels } from "./file-panels";
 import { LatestOnly } from "./latest-only";
 import { ProblemsStrip } from "./problems-strip";
 import { QuickOpen } from "./quick-open";
-import { SchemaPreview } from "./schema-preview";
-import { SettingsPreview } from "./settings-preview";
-import { HistoryPanel } from "./history-panel";
 import { PublishDialog } from "./publish-dialog";
-import { TRY_RUN_EVENT, TryItPanel } from "./try-it-panel";
+import { TRY_RUN_EVENT } from "./try-it-panel";
 import { useDrafts } from "./use-drafts";
 import { useMonaco } from "./use-monaco";
 
@@ -66,6 +63,8 @@ export function ToolEditor({ initialPath }: { initialPath: string }) {
   const [previewPending, setPreviewPending] = useState(false);
   const drafts = useDrafts();
   const files = useQuery(trpc.tools.files.queryOptions());
+  // Who would lose a file's operations: asked only when a deletion is being confirmed.
+  const agents = useQuery({ ...trpc.agents.list.queryOptions(), enabled: dialog === "delete" });
   const buffer = buffers.byPath[active];
 
   /** Reads a file into a buffer (with its draft), unless it is open already. */
@@ -368,37 +367,13 @@ export function ToolEditor({ initialPath }: { initialPath: string }) {
           }}
         />
       </div>
-      <Tabs.Root defaultValue="preview" className="flex w-[26rem] shrink-0 flex-col border-l border-zinc-200 dark:border-zinc-800">
-        <Tabs.List aria-label="About this file" className="flex border-b border-zinc-200 text-sm dark:border-zinc-800">
-          {[
-            ["preview", "Schema preview"],
-            ["settings", "Settings"],
-            ["try", "Try it"],
-            ["history", "History"],
-          ].map(([value, label]) => (
-            <Tabs.Trigger
-              key={value}
-              value={value!}
-              className="px-3 py-2 text-zinc-500 data-[state=active]:border-b-2 data-[state=active]:border-accent data-[state=active]:text-zinc-900 dark:data-[state=active]:text-zinc-50"
-            >
-              {label}
-            </Tabs.Trigger>
-          ))}
-        </Tabs.List>
-        <Tabs.Content value="preview" className="min-h-0 flex-1 overflow-auto" aria-label="Schema preview">
-          <SchemaPreview entry={shown} stale={buffer?.preview.stale ?? false} pending={previewPending} />
-          {shown ? <SettingsPreview schema={shown.settings_schema} path={active} /> : null}
-        </Tabs.Content>
-        <Tabs.Content value="settings" className="min-h-0 flex-1 overflow-auto">
-          <SettingsPreview schema={shown?.settings_schema ?? null} path={active} />
-        </Tabs.Content>
-        <Tabs.Content value="try" forceMount className="min-h-0 flex-1 overflow-auto data-[state=inactive]:hidden">
-          <TryItPanel key={active} path={active} entry={shown} unsaved={buffer ? isDirty(buffer) : false} />
-        </Tabs.Content>
-        <Tabs.Content value="history" className="min-h-0 flex-1 overflow-auto">
-          <HistoryPanel path={active} />
-        </Tabs.Content>
-      </Tabs.Root>
+      <FilePanels
+        path={active}
+        shown={shown}
+        stale={buffer?.preview.stale ?? false}
+        pending={previewPending}
+        unsaved={buffer ? isDirty(buffer) : false}
+      />
       <NewFileDialog
         open={dialog === "new"}
         onOpenChange={(o) => setDialog(o ? "new" : null)}
@@ -425,6 +400,11 @@ export function ToolEditor({ initialPath }: { initialPath: string }) {
           <DeleteDialog
             path={active}
             operations={shown?.tools.map((t) => t.name) ?? []}
+            usedBy={
+              agents.data
+                ? agents.data.filter((a) => a.entries.some((entry) => entry.split("#")[0] === `tools/${active}`)).map((a) => a.name)
+                : null
+            }
             open={dialog === "delete"}
             onOpenChange={(o) => setDialog(o ? "delete" : null)}
             onDelete={() => void remove()}

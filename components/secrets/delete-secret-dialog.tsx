@@ -3,8 +3,7 @@
 // it, and its sentence (what uses it, what to do) shows here.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/provider";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 
 export function DeleteSecretDialog({
   secret,
@@ -24,11 +23,30 @@ export function DeleteSecretDialog({
   }
 
   return (
-    <Dialog
+    <ConfirmDialog
       open={secret !== null}
-      onOpenChange={(open) => (open ? undefined : close())}
+      onCancel={close}
       title={`Delete ${name}?`}
       description={`The value of ${name} is erased for good: nothing can use it afterwards, and it cannot be restored.`}
+      error={remove.error?.message}
+      pending={remove.isPending}
+      confirmLabel={`Delete ${name}`}
+      onConfirm={() =>
+        remove.mutate(
+          { name },
+          {
+            onSuccess: async () => {
+              close();
+              await Promise.all([
+                queryClient.invalidateQueries({ queryKey: trpc.secrets.list.queryKey() }),
+                queryClient.invalidateQueries({ queryKey: trpc.secrets.names.queryKey() }),
+              ]);
+            },
+            // The table's "where used" may be stale: refresh it beside the refusal.
+            onError: () => queryClient.invalidateQueries({ queryKey: trpc.secrets.list.queryKey() }),
+          },
+        )
+      }
     >
       {secret && secret.references.length > 0 ? (
         <div className="mb-3 text-sm">
@@ -40,39 +58,6 @@ export function DeleteSecretDialog({
           </ul>
         </div>
       ) : null}
-      {remove.error ? (
-        <p role="alert" className="mb-3 text-sm text-red-600">
-          {remove.error.message}
-        </p>
-      ) : null}
-      <div className="flex justify-end gap-2">
-        <Button type="button" variant="ghost" onClick={close}>
-          Cancel
-        </Button>
-        <Button
-          type="button"
-          variant="danger"
-          disabled={remove.isPending}
-          onClick={() =>
-            remove.mutate(
-              { name },
-              {
-                onSuccess: async () => {
-                  close();
-                  await Promise.all([
-                    queryClient.invalidateQueries({ queryKey: trpc.secrets.list.queryKey() }),
-                    queryClient.invalidateQueries({ queryKey: trpc.secrets.names.queryKey() }),
-                  ]);
-                },
-                // The table's "where used" may be stale: refresh it beside the refusal.
-                onError: () => queryClient.invalidateQueries({ queryKey: trpc.secrets.list.queryKey() }),
-              },
-            )
-          }
-        >
-          {remove.isPending ? "Deleting…" : `Delete ${name}`}
-        </Button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

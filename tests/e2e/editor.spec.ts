@@ -164,3 +164,24 @@ test("Monaco is not part of the pages that do not edit code", async ({ page }) =
   const bodies = await Promise.all(scripts.map(async (url) => (await (await page.request.get(url)).text()).includes("monaco")));
   expect(bodies.some(Boolean)).toBe(false);
 });
+
+test("a file is renamed and deleted from the editor, the deletion confirmed by name", async ({ page }) => {
+  await openNewFile(page, "scratchpad");
+  await page.getByRole("button", { name: "Rename" }).click();
+  const rename = page.getByRole("dialog", { name: "Rename scratchpad.py" });
+  await rename.getByLabel("New name").fill("scratch-pad.py");
+  await expect(rename.getByRole("alert")).toContainText("scratch_pad.py");
+  await rename.getByLabel("New name").fill("scratch_notes.py");
+  await rename.getByRole("button", { name: "Rename" }).click();
+  await expect(page).toHaveURL(/\/tools\/scratch_notes\.py$/);
+  expect(fs.existsSync(path.join(tree, "scratch_notes.py"))).toBe(true);
+  expect(fs.existsSync(path.join(tree, "scratchpad.py"))).toBe(false);
+
+  await page.getByRole("button", { name: "Delete" }).click();
+  const confirm = page.getByRole("dialog", { name: "Delete scratch_notes.py?" });
+  await expect(confirm).toContainText("scratch_notes__hello");
+  await expect(confirm).toContainText("No agent uses it.");
+  await confirm.getByRole("button", { name: "Delete scratch_notes.py" }).click();
+  await expect(page).toHaveURL(/\/tools$/);
+  expect(fs.existsSync(path.join(tree, "scratch_notes.py"))).toBe(false);
+});

@@ -53,7 +53,8 @@ describe("the embedded database (PGlite)", () => {
   });
 });
 
-const databaseUrl = parseEnv(process.env).databaseUrl;
+// vitest.config.mts hands DATABASE_URL over under this name, so only this file writes to that database.
+const databaseUrl = parseEnv({ DATABASE_URL: process.env.QUIVER_TEST_DATABASE_URL }).databaseUrl;
 
 describe.skipIf(!databaseUrl)("PostgreSQL at DATABASE_URL", () => {
   it("runs the same migrations and stores and reads a row", async () => {

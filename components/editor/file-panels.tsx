@@ -1,0 +1,60 @@
+"use client";
+// The editor's right-hand side: what the model sees of the open file, its settings, Try it and History.
+import * as Tabs from "@radix-ui/react-tabs";
+import type { CatalogFile } from "@/server/host/protocol";
+import { HistoryPanel } from "./history-panel";
+import { SchemaPreview } from "./schema-preview";
+import { SettingsPreview } from "./settings-preview";
+import { TryItPanel } from "./try-it-panel";
+
+const tabs = [
+  ["preview", "Schema preview"],
+  ["settings", "Settings"],
+  ["try", "Try it"],
+  ["history", "History"],
+] as const;
+
+export function FilePanels({
+  path,
+  shown,
+  stale,
+  pending,
+  unsaved,
+}: {
+  path: string;
+  /** The newest good derivation of the buffer, or null before the first. */
+  shown: CatalogFile | null;
+  stale: boolean;
+  pending: boolean;
+  unsaved: boolean;
+}) {
+  return (
+    <Tabs.Root defaultValue="preview" className="flex w-[26rem] shrink-0 flex-col border-l border-zinc-200 dark:border-zinc-800">
+      <Tabs.List aria-label="About this file" className="flex border-b border-zinc-200 text-sm dark:border-zinc-800">
+        {tabs.map(([value, label]) => (
+          <Tabs.Trigger
+            key={value}
+            value={value}
+            className="px-3 py-2 text-zinc-500 data-[state=active]:border-b-2 data-[state=active]:border-accent data-[state=active]:text-zinc-900 dark:data-[state=active]:text-zinc-50"
+          >
+            {label}
+          </Tabs.Trigger>
+        ))}
+      </Tabs.List>
+      <Tabs.Content value="preview" className="min-h-0 flex-1 overflow-auto" aria-label="Schema preview">
+        <SchemaPreview entry={shown} stale={stale} pending={pending} />
+        {shown ? <SettingsPreview schema={shown.settings_schema} path={path} /> : null}
+      </Tabs.Content>
+      <Tabs.Content value="settings" className="min-h-0 flex-1 overflow-auto">
+        <SettingsPreview schema={shown?.settings_schema ?? null} path={path} />
+      </Tabs.Content>
+      {/* Kept mounted: a call under way keeps streaming while another tab is shown. */}
+      <Tabs.Content value="try" forceMount className="min-h-0 flex-1 overflow-auto data-[state=inactive]:hidden">
+        <TryItPanel key={path} path={path} entry={shown} unsaved={unsaved} />
+      </Tabs.Content>
+      <Tabs.Content value="history" className="min-h-0 flex-1 overflow-auto">
+        <HistoryPanel path={path} />
+      </Tabs.Content>
+    </Tabs.Root>
+  );
+}

@@ -1,0 +1,47 @@
+"use client";
+// A confirmation before something is lost: it names what goes, keeps a refusal in the dialog (never a toast),
+// and its danger button says exactly what it does ("Delete notes.py").
+import type { ReactNode } from "react";
+import { Button } from "./button";
+import { Dialog } from "./dialog";
+
+export function ConfirmDialog({
+  open,
+  onCancel,
+  title,
+  description,
+  children,
+  error,
+  pending,
+  confirmLabel,
+  onConfirm,
+}: {
+  open: boolean;
+  onCancel: () => void;
+  title: string;
+  description?: ReactNode;
+  children?: ReactNode;
+  error: string | null | undefined;
+  pending: boolean;
+  confirmLabel: string;
+  onConfirm: () => void;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={(next) => (next ? undefined : onCancel())} title={title} description={description}>
+      {children}
+      {error ? (
+        <p role="alert" className="mb-3 text-sm text-red-600">
+          {error}
+        </p>
+      ) : null}
+      <div className="flex justify-end gap-2">
+        <Button type="button" variant="ghost" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="button" variant="danger" disabled={pending} onClick={onConfirm}>
+          {pending ? "Deleting…" : confirmLabel}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
