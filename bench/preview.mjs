@@ -54,6 +54,9 @@ const freePort = () =>
     });
   });
 
+// The editor is for developers: the bench signs in as the owner the studio makes from the environment.
+const ownerAccount = { email: "bench@quiver.test", password: "bench password 1234" };
+const owner = { QUIVER_ADMIN_EMAIL: ownerAccount.email, QUIVER_ADMIN_PASSWORD: ownerAccount.password };
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-bench-preview-"));
 const tree = path.join(dataDir, "tools");
 fs.mkdirSync(tree);
@@ -62,7 +65,7 @@ const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const server = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
   cwd: root,
-  env: { ...env, QUIVER_DATA_DIR: path.join(dataDir, "data"), QUIVER_TOOLS_DIR: tree },
+  env: { ...env, QUIVER_DATA_DIR: path.join(dataDir, "data"), QUIVER_TOOLS_DIR: tree, ...owner },
   stdio: "ignore",
 });
 const browser = await chromium.launch({
@@ -79,8 +82,19 @@ try {
     await new Promise((r) => setTimeout(r, 100));
   }
 
+  const context = await browser.newContext();
+  {
+    const signIn = await context.newPage();
+    await signIn.goto(`${base}/sign-in`);
+    await signIn.getByLabel("Email").fill(ownerAccount.email);
+    await signIn.getByLabel("Password").fill(ownerAccount.password);
+    await signIn.getByRole("button", { name: "Sign in" }).click();
+    await signIn.waitForURL(`${base}/`);
+    await signIn.close();
+  }
+
   async function scriptBytes(url, waitFor) {
-    const page = await browser.newPage();
+    const page = await context.newPage();
     const scripts = new Set();
     page.on("response", (res) => res.request().resourceType() === "script" && scripts.add(res.url()));
     await page.goto(url);
@@ -92,7 +106,7 @@ try {
     return gzip;
   }
 
-  const page = await browser.newPage();
+  const page = await context.newPage();
   await page.goto(`${base}/tools/big.py`);
   await page.waitForSelector('article[aria-label="big__first"]', { timeout: 30_000 });
   await page.locator(".monaco-editor .view-lines").first().click();
