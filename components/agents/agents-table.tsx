@@ -133,6 +133,7 @@ export function AgentsTable() {
                 <th scope="col" className="py-2 font-medium">Name</th>
                 <th scope="col" className="py-2 pl-6 font-medium">Model</th>
                 <th scope="col" className="py-2 pl-6 font-medium">Can use</th>
+                <th scope="col" className="py-2 pl-6 font-medium">Last run</th>
                 <th scope="col" className="py-2 pl-6 font-medium">Changed</th>
                 <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th>
               </tr>
@@ -152,6 +153,13 @@ export function AgentsTable() {
                   </td>
                   <td className="max-w-md py-2 pl-6 text-zinc-700 dark:text-zinc-300">
                     <span className={agent.entries.length === 0 ? "text-zinc-400" : ""}>{agent.uses}</span>
+                  </td>
+                  <td className="whitespace-nowrap py-2 pl-6 text-zinc-600 dark:text-zinc-400">
+                    {agent.lastRunAt ? (
+                      <time dateTime={new Date(agent.lastRunAt).toISOString()}>{dateFormat.format(new Date(agent.lastRunAt))}</time>
+                    ) : (
+                      <span className="text-zinc-400">Never</span>
+                    )}
                   </td>
                   <td className="whitespace-nowrap py-2 pl-6 text-zinc-600 dark:text-zinc-400">
                     <time dateTime={new Date(agent.updatedAt).toISOString()}>{dateFormat.format(new Date(agent.updatedAt))}</time>

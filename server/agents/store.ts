@@ -3,7 +3,7 @@
 // named. Export and import sit in transfer.ts.
 import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { agents, agentVersions, user } from "@/db/schema";
+import { agents, agentVersions, runs, user } from "@/db/schema";
 import { recordAudit } from "@/server/audit/record";
 import { listSources } from "@/server/catalog/sources";
 import { DomainError } from "@/server/errors";
@@ -27,6 +27,8 @@ export type AgentSummary = {
   updatedAt: Date;
   updatedBy: string;
   updatedByName: string | null;
+  /** When the agent last started a run, or null when it never ran. */
+  lastRunAt: Date | null;
 };
 
 export type AgentDetail = AgentSummary & {
@@ -124,6 +126,7 @@ const summaryColumns = {
   updatedAt: agents.updatedAt,
   updatedBy: agents.updatedBy,
   updatedByName: user.name,
+  lastRunAt: sql<Date | null>`(select max(${runs.startedAt}) from ${runs} where ${runs.agentId} = ${agents.id})`.mapWith(runs.startedAt),
 };
 
 function summaryOf(row: Omit<AgentSummary, "description" | "model" | "entries">, declaration: AgentDeclaration): AgentSummary {
@@ -137,6 +140,7 @@ function summaryOf(row: Omit<AgentSummary, "description" | "model" | "entries">,
     updatedAt: row.updatedAt,
     updatedBy: row.updatedBy,
     updatedByName: row.updatedByName,
+    lastRunAt: row.lastRunAt,
   };
 }
 

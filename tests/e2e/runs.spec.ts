@@ -73,6 +73,12 @@ test("a write that asks first waits for approval, then runs, and the run is trac
   await page.goto("/settings/audit");
   await expect(page.getByRole("cell", { name: "tool.executed", exact: true }).first()).toBeVisible();
 
+  // The agents list says when it last ran.
+  await page.goto("/agents");
+  const row = page.getByRole("row", { name: new RegExp(NAME) });
+  await expect(row).toBeVisible();
+  await expect(row.getByRole("cell", { name: "Never" })).toHaveCount(0);
+
   const removed = await page.request.post("/api/trpc/agents.remove", { data: { id: agentId } });
   expect(removed.ok()).toBe(true);
 });
