@@ -75,7 +75,7 @@ describe("the built-in sources", () => {
       max_read_bytes: 1_000_000,
       max_directory_entries: 1_000,
     });
-    expect(systemSettings(systemSource("web")!, { max_length: 500 }, "/w")).toEqual({ max_length: 500 });
+    expect(systemSettings(systemSource("web")!, { max_length: 500 }, "/w")).toEqual({ max_length: 500, allow_private_network: false });
     expect(systemSettings(systemSource("bash")!, {}, "/w")).toEqual({});
   });
 

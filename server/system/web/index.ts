@@ -1,8 +1,11 @@
 // system:web: fetch one page as text (seed 002's fetch_url). The length cap is a setting, so the model sets only url;
 // it caps the text returned, not the bytes downloaded (seed 002), which have a bound of their own to keep the studio up.
+// Private addresses (this machine, its network, cloud metadata) are refused unless the builder allows them (network.ts).
 import { count, handler, limit, Refusal, text } from "../handler";
 import { inputs, operation, type SystemResult, type SystemSource } from "../types";
 import { htmlToText } from "./html";
+import { anyAddress, PrivateAddress, publicOnly } from "./network";
+import { fetchPage, type Page } from "./request";
 
 /** Seed 002's table: fetch_url has 60 seconds. */
 export const FETCH_SECONDS = 60;
@@ -27,24 +30,6 @@ function address(raw: string): URL {
   return url;
 }
 
-/** The body's bytes up to MAX_DOWNLOAD_BYTES, and whether there were more. */
-async function body(response: Response): Promise<{ bytes: Buffer; cut: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const reader = response.body?.getReader();
-  if (!reader) return { bytes: Buffer.alloc(0), cut: false };
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return { bytes: Buffer.concat(chunks), cut: false };
-    chunks.push(Buffer.from(value));
-    size += value.length;
-    if (size > MAX_DOWNLOAD_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      return { bytes: Buffer.concat(chunks).subarray(0, MAX_DOWNLOAD_BYTES), cut: true };
-    }
-  }
-}
-
 function decode(bytes: Buffer, contentType: string): string {
   const charset = /charset\s*=\s*"?([\w-]+)/i.exec(contentType)?.[1] ?? "utf-8";
   try {
@@ -54,32 +39,39 @@ function decode(bytes: Buffer, contentType: string): string {
   }
 }
 
+/** The one sentence a refused private destination answers: what it was, and who can allow it. */
+function privateRefusal(refused: PrivateAddress): Refusal {
+  const what = refused.host === refused.address ? `${refused.host} is a private network address` : `${refused.host} resolves to ${refused.address}, a private network address`;
+  const via = refused.from ? ` (reached by a redirect from ${refused.from})` : "";
+  return new Refusal(`${what}${via}, which fetch_url does not reach; fetch a public address instead, or ask the agent's builder to allow private addresses in the web source's settings.`);
+}
+
 const fetchUrl = handler(async (args, ctx): Promise<SystemResult> => {
   const url = address(text(args, "url"));
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(FETCH_SECONDS * 1000)]);
-  let response: Response;
-  let download: { bytes: Buffer; cut: boolean };
+  const allows = ctx.settings.allow_private_network === true ? anyAddress : publicOnly;
+  let response: Page;
   try {
-    response = await fetch(url, { signal, redirect: "follow", headers: { accept: "text/html, text/plain;q=0.9, */*;q=0.5", "user-agent": "Quiver-fetch_url/1" } });
-    download = await body(response);
+    response = await fetchPage(url, { signal, allows, maxBytes: MAX_DOWNLOAD_BYTES });
   } catch (error) {
+    if (error instanceof PrivateAddress) throw privateRefusal(error);
+    if (error instanceof Refusal) throw error;
     if (signal.aborted && !ctx.signal.aborted) {
       return { text: `${url.href} did not answer within ${FETCH_SECONDS} s; try again later, or another address.`, outcome: "timeout" };
     }
     if (ctx.signal.aborted) return { text: "The fetch was stopped because the call was cancelled.", outcome: "failed" };
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const why = cause?.code ?? cause?.message ?? (error as Error).message;
+    const why = (error as NodeJS.ErrnoException).code ?? ((error as Error).message || (error as Error).name);
     return { text: `Could not reach ${url.host} (${why}); check the address, or try again later.`, outcome: "transient" };
   }
-  const contentType = response.headers.get("content-type") ?? "";
+  const contentType = response.contentType;
   const isHtml = /html/i.test(contentType);
   if (contentType && !isHtml && !TEXTUAL.test(contentType)) {
     throw new Refusal(`${response.url} is ${contentType.split(";")[0]}, not text; fetch_url reads only web pages and other text.`);
   }
-  const raw = decode(download.bytes, contentType);
+  const raw = decode(response.bytes, contentType);
   let page = isHtml || (!contentType && /^\s*<(!doctype html|html)/i.test(raw)) ? htmlToText(raw, response.url) : raw;
-  if (download.cut) page += `\n[The response is over ${count(MAX_DOWNLOAD_BYTES)} bytes; only its start was read.]`;
-  if (!response.ok) {
+  if (response.cut) page += `\n[The response is over ${count(MAX_DOWNLOAD_BYTES)} bytes; only its start was read.]`;
+  if (response.status < 200 || response.status > 299) {
     const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""} from ${response.url}.`;
     const shown = page.trim().slice(0, ERROR_BODY_SHOWN);
     const transient = response.status === 429 || response.status >= 500;
@@ -103,6 +95,11 @@ export const web: SystemSource = {
         minimum: 100,
         default: 20_000,
         description: "Most characters of a page's text returned; the download itself is not cut.",
+      },
+      allow_private_network: {
+        type: "boolean",
+        default: false,
+        description: "Turn on to let the agent fetch from this machine or the local network, such as a model server or wiki there; off, it reaches only public addresses.",
       },
     },
     required: [],

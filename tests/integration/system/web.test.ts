@@ -1,5 +1,6 @@
-// system:web's fetch_url against a server of the test's own on 127.0.0.1: HTML read as text, the text cut at the
-// builder's max_length (seed 002: the model sets only url), other schemes refused, failed requests told apart.
+// system:web's fetch_url against a server of the test's own on 127.0.0.1 (so with private addresses allowed): HTML read
+// as text, the text cut at the builder's max_length (seed 002: the model sets only url), other schemes refused, failed
+// requests told apart, and private addresses refused unless the builder allows them.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -37,7 +38,11 @@ afterAll(async () => {
   p.cleanup();
 });
 
-const fetchUrl = (url: string, settings: Record<string, unknown> = {}) => call("web", "fetch_url", { url }, context(p, { settings }));
+const fetchUrl = (url: string, settings: Record<string, unknown> = {}) =>
+  call("web", "fetch_url", { url }, context(p, { settings: { allow_private_network: true, ...settings } }));
+/** fetch_url as a new entry of system:web has it: private addresses not allowed. */
+const fetchByDefault = (url: string) => call("web", "fetch_url", { url }, context(p, { settings: { max_length: 20_000, allow_private_network: false } }));
+
 
 describe("fetch_url", () => {
   it("turns HTML into readable text: no scripts or styles, headings marked, links kept with their address", async () => {
@@ -90,5 +95,29 @@ describe("fetch_url", () => {
 
   it("refuses a response that is not text", async () => {
     expect(await fetchUrl(`${base}/png`)).toMatchObject({ outcome: "refused", text: expect.stringContaining("image/png, not text") });
+  });
+
+  it("refuses every private range by default, IPv4 and IPv6 literals alike, naming the host and who can allow it", async () => {
+    for (const host of [
+      "127.0.0.1", "10.1.2.3", "172.16.0.1", "172.31.255.254", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0",
+      "[::1]", "[::]", "[fc00::1]", "[fd12:3456::1]", "[fe80::1]", "[::ffff:127.0.0.1]",
+    ]) {
+      const result = await fetchByDefault(`http://${host}/latest/meta-data/`);
+      expect(result.outcome, host).toBe("refused");
+      expect(result.text, host).toMatch(/^\S+ is a private network address, which fetch_url does not reach; /);
+      expect(result.text).toContain("ask the agent's builder to allow private addresses in the web source's settings.");
+    }
+    expect((await fetchByDefault("http://[::1]/")).text).toMatch(/^::1 is a private network address/);
+  });
+
+  it("refuses a name that resolves to a private address, such as localhost, naming the name and the address", async () => {
+    const result = await fetchByDefault(`http://localhost:${new URL(base).port}/page`);
+    expect(result.outcome).toBe("refused");
+    expect(result.text).toMatch(/^localhost resolves to (127\.0\.0\.1|::1), a private network address, which fetch_url does not reach; /);
+  });
+
+  it("reaches loopback when the builder allows private addresses, and not when the setting is off", async () => {
+    expect(await fetchUrl(`${base}/page`, { allow_private_network: true })).toMatchObject({ outcome: "ok", text: expect.stringContaining("# Hello") });
+    expect((await fetchByDefault(`${base}/page`)).outcome).toBe("refused");
   });
 });
