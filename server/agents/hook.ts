@@ -19,6 +19,33 @@ export type HookInfo = {
 
 export const HOOK_PATH = path.join("hooks", "tools.py");
 
+/** Where a tree's call hook lives: `hooks/tools.py` in the tree's parent folder. */
+export function hookFile(tree: string): string {
+  return path.join(path.dirname(path.resolve(tree)), HOOK_PATH);
+}
+
+const read = new Map<string, { mtimeMs: number; size: number; source: string }>();
+
+/**
+ * The hook's text as it stands now, or null when the tree has none: a stat per call, a read only when the file
+ * changed, so an edited hook decides the very next call.
+ */
+export async function hookSource(tree: string): Promise<string | null> {
+  const file = hookFile(tree);
+  let stat: { mtimeMs: number; size: number };
+  try {
+    stat = await fs.stat(file);
+  } catch {
+    read.delete(file);
+    return null;
+  }
+  const known = read.get(file);
+  if (known && known.mtimeMs === stat.mtimeMs && known.size === stat.size) return known.source;
+  const source = await fs.readFile(file, "utf8");
+  read.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, source });
+  return source;
+}
+
 /** The string literals of a Python source, roughly: '...' and "..." on one line, triple quotes included. */
 function literals(source: string): string[] {
   return [...source.matchAll(/(['"])((?:\\.|(?!\1)[^\\\n])*)\1/g)].map((m) => m[2]!);
@@ -36,7 +63,7 @@ export function governedBy(source: string, operations: readonly string[]): strin
 
 /** Whether the tree has a call hook, and which operations it mentions by name (from the catalog when not given). */
 export async function hookInfo(tree: string, operationNames?: readonly string[]): Promise<HookInfo> {
-  const file = path.join(path.dirname(path.resolve(tree)), HOOK_PATH);
+  const file = hookFile(tree);
   let source: string;
   try {
     source = await fs.readFile(file, "utf8");

@@ -18,11 +18,15 @@ import {
   catalogFileSchema,
   catalogSchema,
   errorResult,
+  hookDecisionSchema,
+  parseStudioRequest,
   secretCheckSchema,
   type CallResult,
   type Catalog,
   type CatalogFile,
   type Content,
+  type HookCall,
+  type HookDecision,
   type Progress,
   type SecretCheck,
 } from "./protocol";
@@ -50,7 +54,21 @@ export type CallOptions = {
   session?: string;
   onProgress?: (progress: Progress) => void;
   signal?: AbortSignal;
+  /**
+   * Answers what the call asks the studio while it runs (ctx.system, ctx.ask). A call given this may wait on a
+   * person for as long as they take, so the client stops watching it for a wedged host: the run's own timer,
+   * which stops while the call waits, does that instead.
+   */
+  onStudioRequest?: (request: StudioRequest) => Promise<Record<string, unknown>>;
 };
+
+/** What a call asks the studio while it runs: a built-in operation (ctx.system) or the person (ctx.ask). */
+export type StudioRequest =
+  | { method: "quiver/system"; params: { source: string; operation: string; arguments: Record<string, unknown> } }
+  | { method: "quiver/ask"; params: { question: string; choices: string[] } };
+
+/** setTimeout's ceiling: "no limit" for the SDK's request timeout. */
+const NO_CLIENT_LIMIT_MS = 2 ** 31 - 1;
 
 export type HostErrorCode = "unavailable" | "stopped" | "no_answer";
 
@@ -86,6 +104,8 @@ export class HostClient {
   private readonly transport: HostTransport;
   /** Progress listeners by the token sent in the call's `_meta`. */
   private readonly progress = new Map<string, (progress: Progress) => void>();
+  /** The calls in flight that can ask the studio something, by the token sent in their `_meta`. */
+  private readonly reaching = new Map<string, NonNullable<CallOptions["onStudioRequest"]>>();
   private tokens = 0;
 
   private constructor(
@@ -96,7 +116,7 @@ export class HostClient {
     // Progress is taken off the wire here, in arrival order, because the SDK (1.32) defers notifications to a
     // microtask but handles a response at once: lines sent just before a tool returns would find their call
     // already finished and be dropped (typescript-sdk issue #2580).
-    this.transport.intercept = (message) => this.takeProgress(message);
+    this.transport.intercept = (message) => this.takeProgress(message) || this.takeStudioRequest(message);
     this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.onToolsChanged?.());
     this.client.onerror = () => {}; // a stray line on stdout, a failed write: the call that suffers answers for it
     this.client.onclose = () => events.onClose?.(this.transport.closedByUs);
@@ -125,6 +145,33 @@ export class HostClient {
       total: typeof params.total === "number" ? params.total : undefined,
       message: typeof params.message === "string" ? params.message : undefined,
     });
+    return true;
+  }
+
+  /**
+   * A request the host sends on a call's behalf (ctx.system, ctx.ask), answered here rather than by the SDK's
+   * Client, which knows only MCP's own methods and could not tell which call is asking.
+   */
+  private takeStudioRequest(message: JSONRPCMessage): boolean {
+    if (!("method" in message) || !("id" in message) || (message.method !== "quiver/system" && message.method !== "quiver/ask")) return false;
+    const { id, method } = message;
+    const params = (message.params ?? {}) as Record<string, unknown>;
+    const answer = (reply: { result: Record<string, unknown> } | { error: { code: number; message: string } }) =>
+      void this.transport.send({ jsonrpc: "2.0", id, ...reply } as JSONRPCMessage).catch(() => undefined);
+    const handler = this.reaching.get(String(params.call));
+    if (!handler) {
+      answer({ error: { code: ErrorCode.InvalidRequest, message: `${method} came from a call that is no longer running` } });
+      return true;
+    }
+    const request = parseStudioRequest(method, params);
+    if (typeof request === "string") {
+      answer({ error: { code: ErrorCode.InvalidParams, message: request } });
+      return true;
+    }
+    handler(request).then(
+      (result) => answer({ result }),
+      (error: unknown) => answer({ error: { code: ErrorCode.InternalError, message: error instanceof Error ? error.message : String(error) } }),
+    );
     return true;
   }
 
@@ -167,6 +214,11 @@ export class HostClient {
     return this.method("quiver/check_secret", { path, field, value }, secretCheckSchema);
   }
 
+  /** What hooks/tools.py (its text given) decides on one call before it runs. */
+  hook(source: string, call: HookCall): Promise<HookDecision> {
+    return this.method("quiver/hook", { source, call }, hookDecisionSchema);
+  }
+
   /** MCP's tools/list: what any MCP client would be offered. */
   async listTools(): Promise<Tool[]> {
     try {
@@ -185,10 +237,15 @@ export class HostClient {
       meta.progressToken = token;
       this.progress.set(token, options.onProgress!);
     }
+    const reach = options.onStudioRequest ? `quiver-call-${++this.tokens}` : null;
+    if (reach) {
+      meta["quiver/call"] = reach;
+      this.reaching.set(reach, options.onStudioRequest!);
+    }
     let raw: CallToolResult;
     try {
       raw = (await this.client.callTool({ name, arguments: args, _meta: meta }, CallToolResultSchema, {
-        timeout: CLIENT_WAIT_MS,
+        timeout: reach ? NO_CLIENT_LIMIT_MS : CLIENT_WAIT_MS,
         signal: options.signal,
       })) as CallToolResult;
     } catch (error) {
@@ -198,6 +255,7 @@ export class HostClient {
       return errorResult(explained.message);
     } finally {
       if (token) this.progress.delete(token);
+      if (reach) this.reaching.delete(reach);
     }
     const extra = callMetaSchema.safeParse(raw._meta ?? {});
     const info = extra.success ? extra.data : {};

@@ -3,6 +3,6 @@
 // may reach the studio's database or secrets (try-call.ts, which does, is imported by its own path).
 export { hostFor, closeAll, type Host, type HostStatus } from "./supervisor";
 export { installDeps, type DepsSummary, type DepsOptions } from "./deps";
-export { HostError, MAX_TIMEOUT_S, type CallOptions } from "./client";
+export { HostError, MAX_TIMEOUT_S, type CallOptions, type StudioRequest } from "./client";
 export type { HostOptions } from "./command";
-export { resultText, type CallResult, type Catalog, type CatalogFile, type CatalogTool, type Content, type Outcome, type Progress, type SecretCheck } from "./protocol";
+export { resultText, type CallResult, type Catalog, type CatalogFile, type CatalogTool, type Content, type HookCall, type HookDecision, type Outcome, type Progress, type SecretCheck } from "./protocol";

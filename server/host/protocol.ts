@@ -43,6 +43,37 @@ export const catalogSchema = z.object({ files: z.array(catalogFileSchema) });
 
 export const secretCheckSchema = z.object({ ok: z.boolean(), message: z.string().nullable() });
 
+/** One call as the call hook (hooks/tools.py) is shown it. */
+export type HookCall = { name: string; arguments: Record<string, unknown>; source: string; agent: string | null; run: string | null };
+
+/** What the hook decided: `none` leaves it to the agent's permissions; `error` marks a hook that could not decide. */
+export const hookDecisionSchema = z.object({
+  decision: z.enum(["allow", "ask", "refuse", "none"]),
+  reason: z.string().nullable(),
+  error: z.boolean().optional(),
+});
+export type HookDecision = z.infer<typeof hookDecisionSchema>;
+
+const systemRequestSchema = z.object({
+  source: z.string().min(1).max(100),
+  operation: z.string().min(1).max(200),
+  arguments: z.record(z.string(), z.unknown()),
+});
+const askRequestSchema = z.object({ question: z.string().min(1).max(10_000), choices: z.array(z.string().max(1_000)).max(50) });
+
+/** A request from a running call (ctx.system, ctx.ask) checked before the studio acts on it; a sentence when malformed. */
+export function parseStudioRequest(
+  method: "quiver/system" | "quiver/ask",
+  params: Record<string, unknown>,
+): { method: "quiver/system"; params: z.infer<typeof systemRequestSchema> } | { method: "quiver/ask"; params: z.infer<typeof askRequestSchema> } | string {
+  if (method === "quiver/system") {
+    const parsed = systemRequestSchema.safeParse(params);
+    return parsed.success ? { method, params: parsed.data } : `quiver/system needs source, operation and arguments (an object): ${parsed.error.issues[0]?.message}`;
+  }
+  const parsed = askRequestSchema.safeParse(params);
+  return parsed.success ? { method, params: parsed.data } : `quiver/ask needs a question and its choices: ${parsed.error.issues[0]?.message}`;
+}
+
 export type CatalogTool = z.infer<typeof catalogToolSchema>;
 export type CatalogFile = z.infer<typeof catalogFileSchema>;
 export type Catalog = z.infer<typeof catalogSchema>;

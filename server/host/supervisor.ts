@@ -4,7 +4,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { hostCommand, resolveTree, type HostOptions } from "./command";
 import { CLIENT_WAIT_S, HostClient, HostError, type CallOptions } from "./client";
 import { installDeps, type DepsOptions, type DepsSummary } from "./deps";
-import { errorResult, type CallResult, type Catalog, type CatalogFile, type SecretCheck } from "./protocol";
+import { errorResult, type CallResult, type Catalog, type CatalogFile, type HookCall, type HookDecision, type SecretCheck } from "./protocol";
 import { describeExit } from "./transport";
 
 export type HostStatus = {
@@ -27,6 +27,8 @@ export type Host = {
   /** Always answers: a host that stops or goes silent mid-call becomes an error result saying so. */
   call(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallResult>;
   checkSecret(path: string, field: string, value: string): Promise<SecretCheck>;
+  /** What hooks/tools.py (its text given) decides on one call before it runs. */
+  hook(source: string, call: HookCall): Promise<HookDecision>;
   /** Install the tree's dependencies, then restart the host so it sees them. */
   installDeps(options?: Omit<DepsOptions, keyof HostOptions>): Promise<DepsSummary>;
   /** Stop the running host; the next use starts a fresh one. */
@@ -117,6 +119,10 @@ class SupervisedHost implements Host {
 
   async checkSecret(path: string, field: string, value: string) {
     return (await this.client()).checkSecret(path, field, value);
+  }
+
+  async hook(source: string, call: HookCall) {
+    return (await this.client()).hook(source, call);
   }
 
   async call(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallResult> {

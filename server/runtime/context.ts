@@ -43,6 +43,20 @@ function treeFiles(run: Run): Record<string, string[] | null> {
   return files;
 }
 
+/**
+ * Put a question to the person on a call's card and wait for the reply (no time limit: seed 001 INTERACTIVE);
+ * null when nobody can answer or they would rather not. `alreadyAsked`: after a restart the question is in front
+ * of the person already, so it is not asked again.
+ */
+export async function askThePerson(run: Run, callId: string, question: string, choices: string[], alreadyAsked: boolean): Promise<string | null> {
+  if (!run.deps.settings.canAsk) return null;
+  if (!alreadyAsked) await run.emit("question_asked", { callId, question, choices });
+  const reply = await run.wait(callId, "question");
+  if (!("answer" in reply)) return null;
+  await run.emit("question_answered", { callId, answer: reply.answer, by: reply.by });
+  return reply.answer;
+}
+
 export function systemContext(
   run: Run,
   op: RunOperation,
@@ -57,14 +71,9 @@ export function systemContext(
     signal: call.signal,
     progress: call.progress,
     ask: async (question, choices) => {
-      if (!run.deps.settings.canAsk) return null;
-      // After a restart the question is already in front of the person: wait for their answer, do not ask again.
-      if (!asked) await run.emit("question_asked", { callId: call.callId, question, choices });
+      const reply = await askThePerson(run, call.callId, question, choices, asked);
       asked = false;
-      const reply = await run.wait(call.callId, "question");
-      if (!("answer" in reply)) return null;
-      await run.emit("question_answered", { callId: call.callId, answer: reply.answer, by: reply.by });
-      return reply.answer;
+      return reply;
     },
     todos: {
       get: async () => run.todos.map((t) => ({ ...t })),

@@ -4,11 +4,15 @@
 // grants), dedupe, the call with its bound and retries, voice lines and progress, the output cap, masking, the
 // audit row. Concurrent operations run together and the rest one at a time in the order asked; results come back
 // in call order.
+import { parseEntry } from "@/server/agents/entries";
+import { systemSource } from "@/server/system";
 import { explicitPermission, mayRun } from "@/server/agents/permissions";
+import type { StudioRequest } from "@/server/host";
 import { parseArguments, withDefaults } from "./arguments";
 import { auditCall } from "./audit";
-import { workFolder } from "./context";
+import { askThePerson, workFolder } from "./context";
 import { attempt, type Attempt } from "./execute";
+import { consultHook, hookRefusal } from "./hook";
 import { matchName, transcriptName, withheldName } from "./names";
 import { boundOf, capOutput, dedupeKey, mayRetry } from "./policy";
 import type { PreparedCall, ResultRecord, Run } from "./run";
@@ -46,6 +50,7 @@ export function prepare(run: Run, call: ModelCall): PreparedCall {
 /** The call as the model made it, before anything runs: tool_call events go out in call order. */
 export function recordCall(run: Run, p: PreparedCall): Promise<unknown> {
   return run.emit("tool_call", {
+    ...(p.parent ? { parent: p.parent } : {}),
     callId: p.callId,
     name: p.called,
     operation: p.op?.name ?? null,
@@ -100,22 +105,33 @@ async function permitted(run: Run, p: PreparedCall): Promise<string | null> {
   const op = p.op!;
   if (p.resumed?.approved) return null;
   const entry = run.declaration.tools[op.entry]!;
+  const explicit = explicitPermission(op.source, op.name, entry.permissions);
   const decision = mayRun({
-    explicit: explicitPermission(op.source, op.name, entry.permissions),
+    explicit,
     agentDefault: run.declaration.policy.permission,
     sessionGrant: run.grants.has(op.name),
     canAsk: run.deps.settings.canAsk,
   });
-  if (decision.action === "run") return null;
   if (decision.action === "refuse") return `${op.name} was refused and did not run: ${decision.reason}`;
+  const hook = p.resumed?.asked === "approval" ? null : await consultHook(run, p);
+  if (hook?.decision === "refuse") return hookRefusal(op.name, hook);
+  let reason = decision.reason;
+  let grantable = true;
+  if (hook?.decision === "ask") {
+    if (!run.deps.settings.canAsk) return `${op.name} was refused and did not run: the call hook asks for approval, and nobody can approve calls in this run.`;
+    reason = `The call hook (hooks/tools.py) asks for approval${hook.reason ? `: ${hook.reason}` : "."}`;
+    grantable = false;
+  } else if (decision.action === "run" || (hook?.decision === "allow" && explicit !== "ASK")) {
+    return null;
+  }
   if (p.resumed?.asked !== "approval") {
-    await run.emit("approval_requested", { callId: p.callId, operation: op.name, title: op.title, args: p.args!, reason: decision.reason });
+    await run.emit("approval_requested", { callId: p.callId, operation: op.name, title: op.title, args: p.args!, reason, grantable });
   }
   const answer = await run.wait(p.callId, "approval");
   if (!("decision" in answer)) return DENIED;
   await run.emit("approval_decided", { callId: p.callId, decision: answer.decision, by: answer.by });
   if (answer.decision === "deny") return DENIED;
-  if (answer.decision === "always") run.grants.add(op.name);
+  if (answer.decision === "always" && grantable) run.grants.add(op.name);
   return null;
 }
 
@@ -132,12 +148,60 @@ async function execute(run: Run, p: PreparedCall): Promise<Omit<ResultRecord, "c
   for (;;) {
     attempts++;
     void run.emit("tool_started", { callId: p.callId, operation: op.name, attempt: attempts, timeoutS: bound });
-    result = await attempt(run, op, p.callId, args, bound, { resumed: p.resumed?.asked === "question" && attempts === 1, onProgress: (m) => say("progress", m) });
+    result = await attempt(run, op, p.callId, args, bound, {
+      resumed: p.resumed?.asked === "question" && attempts === 1,
+      onProgress: (m) => say("progress", m),
+      onStudioRequest: op.kind === "tree" ? (request) => answerStudioRequest(run, p, request) : undefined,
+    });
     if (result.outcome !== "transient" || !mayRetry(op) || attempts > run.declaration.policy.retry) break;
     await new Promise((r) => setTimeout(r, run.deps.settings.retryMs * attempts));
   }
   voice.end(result.outcome);
   return { ...result, durationMs: Math.round(performance.now() - started), attempts, deduped: false };
+}
+
+/** Why a tree tool's ctx.system call names nothing this agent may call, in a sentence the tool can pass on. */
+function notGiven(run: Run, source: string, operation: string): string {
+  const called = `ctx.system.${source}.${operation}`;
+  const known = systemSource(source);
+  if (!known) return `${called} did not run: the studio has no built-in source ${source}.`;
+  if (!known.operations.some((o) => o.name === operation)) {
+    return `${called} did not run: system:${source} has no operation ${operation}; its operations are ${known.operations.map((o) => o.name).join(", ")}.`;
+  }
+  const hasEntry = run.declaration.tools.some((t) => {
+    const parsed = parseEntry(t.entry);
+    return parsed.ok && parsed.entry.source === `system:${source}`;
+  });
+  return hasEntry
+    ? `${called} was refused and did not run: this agent's entry for system:${source} does not name ${operation}.`
+    : `${called} was refused and did not run: this agent was not given ${operation} of system:${source}; a builder can add it to the agent.`;
+}
+
+/**
+ * What a running tree tool asks the studio (seed 000): `ctx.system.<source>.<operation>(...)` is a call of its own,
+ * shown under the tool's card and put through every rule a model's call meets (the agent must have been given the
+ * operation, its permission, the hook, its bound, the audit row); `ctx.ask(...)` puts the question to the person
+ * on the tool's card, as ask_user does.
+ */
+async function answerStudioRequest(run: Run, parent: PreparedCall, request: StudioRequest): Promise<Record<string, unknown>> {
+  if (request.method === "quiver/ask") {
+    return { answer: await askThePerson(run, parent.callId, request.params.question, request.params.choices, false) };
+  }
+  const { source, operation, arguments: args } = request.params;
+  const op = run.catalog.operations.find((o) => o.source === `system:${source}` && o.name === operation);
+  const callId = uniqueId(run, `${parent.callId}/system`);
+  const base = { callId, called: operation, name: operation, parent: parent.callId };
+  let p: PreparedCall;
+  if (!op) {
+    const text = notGiven(run, source, operation);
+    p = { ...base, op: null, args, early: { outcome: "refused", text } };
+  } else {
+    const parsed = parseArguments(JSON.stringify(args), op.name, op.input_schema);
+    p = parsed.ok ? { ...base, op, args: parsed.args, early: null } : { ...base, op, args, early: { outcome: "refused", text: parsed.message } };
+  }
+  await recordCall(run, p);
+  const result = await perform(run, p);
+  return { outcome: result.outcome, text: result.text };
 }
 
 /** One call through every rule, answered once. */

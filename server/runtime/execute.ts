@@ -3,7 +3,7 @@
 // Settings and secrets are resolved here, at dispatch, and nowhere earlier. The answer is an outcome (ok, refused,
 // failed, transient, timeout), text and any images.
 import { systemHandler } from "@/server/system";
-import type { CallResult } from "@/server/host";
+import type { CallResult, StudioRequest } from "@/server/host";
 import { resolveSettings } from "@/server/secrets/resolve";
 import type { RunOperation } from "./catalog";
 import type { Run } from "./run";
@@ -27,11 +27,41 @@ function fromHost(result: CallResult): Attempt {
   return { outcome: result.outcome, text, images, truncated: result.truncated };
 }
 
-/** A timer that aborts `controller` after `seconds` (plus a grace), or nothing when there is no bound. */
-function bounded(controller: AbortController, seconds: number | null, graceMs = 0): () => void {
-  if (seconds === null) return () => {};
-  const timer = setTimeout(() => controller.abort(new CallTimeout()), seconds * 1000 + graceMs);
-  return () => clearTimeout(timer);
+type Clock = { pause(): void; resume(): void; clear(): void };
+
+/**
+ * A timer that aborts `controller` after `seconds` (plus a grace), or nothing when there is no bound. It stops
+ * while the call waits on the studio (a person's answer, an approval of a ctx.system call): seed 001, waiting on a
+ * person never counts against a tool's timeout. The host pauses its own bound the same way.
+ */
+function bounded(controller: AbortController, seconds: number | null, graceMs = 0): Clock {
+  if (seconds === null) return { pause() {}, resume() {}, clear() {} };
+  let left = seconds * 1000 + graceMs;
+  let since = performance.now();
+  let waits = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const arm = () => {
+    since = performance.now();
+    timer = setTimeout(() => controller.abort(new CallTimeout()), Math.max(left, 0));
+  };
+  arm();
+  return {
+    pause() {
+      if (waits++ > 0 || timer === null) return;
+      clearTimeout(timer);
+      timer = null;
+      left -= performance.now() - since;
+    },
+    resume() {
+      if (--waits > 0 || controller.signal.aborted) return;
+      arm();
+    },
+    clear() {
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      waits = Number.POSITIVE_INFINITY; // nothing re-arms it
+    },
+  };
 }
 
 export async function attempt(
@@ -40,7 +70,12 @@ export async function attempt(
   callId: string,
   args: Record<string, unknown>,
   bound: number | null,
-  options: { resumed: boolean; onProgress: (message: string) => void },
+  options: {
+    resumed: boolean;
+    onProgress: (message: string) => void;
+    /** A tree tool's requests to the studio while it runs (ctx.system, ctx.ask). */
+    onStudioRequest?: (request: StudioRequest) => Promise<Record<string, unknown>>;
+  },
 ): Promise<Attempt> {
   const entry = run.declaration.tools[op.entry]!;
   let settings: Record<string, unknown>;
@@ -56,7 +91,8 @@ export async function attempt(
   const stopRun = () => controller.abort(run.controller.signal.reason);
   run.controller.signal.addEventListener("abort", stopRun);
   // The host answers TimeoutError itself at the bound; the studio stops waiting a little after.
-  const clear = bounded(controller, bound, op.kind === "tree" ? HOST_GRACE_MS : 0);
+  const clock = bounded(controller, bound, op.kind === "tree" ? HOST_GRACE_MS : 0);
+  const studio = options.onStudioRequest;
   try {
     if (op.kind === "tree") {
       const result = await run.host.call(op.name, args, {
@@ -65,6 +101,16 @@ export async function attempt(
         session: run.id,
         signal: controller.signal,
         onProgress: (p) => options.onProgress(p.message ?? (p.total ? `${p.progress} of ${p.total}` : String(p.progress))),
+        onStudioRequest: studio
+          ? async (request) => {
+              clock.pause();
+              try {
+                return await studio(request);
+              } finally {
+                clock.resume();
+              }
+            }
+          : undefined,
       });
       return fromHost(result);
     }
@@ -85,7 +131,7 @@ export async function attempt(
     const error = err instanceof Error ? err : new Error(String(err));
     return { outcome: "failed", text: error.message ? `${error.name}: ${error.message}` : error.name, images: [], truncated: null };
   } finally {
-    clear();
+    clock.clear();
     run.controller.signal.removeEventListener("abort", stopRun);
   }
 }

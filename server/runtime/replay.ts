@@ -91,17 +91,21 @@ export function replay(run: Run, events: RunEvent[]): void {
   }
 
   if (open) {
+    // A tree tool waiting on the person (ctx.ask) lived in the tool host, which stopped with the studio: the call
+    // is lost like one that was running, and its question is closed rather than waited on.
+    const lost = (p: PreparedCall) => p.op?.kind === "tree" && asked.get(p.callId) === "question";
     run.pendingTurn = (open as PreparedCall[]).map((p) => ({
       ...p,
       resumed: {
-        asked: asked.get(p.callId) ?? null,
+        asked: lost(p) ? null : (asked.get(p.callId) ?? null),
         approved: approved.has(p.callId),
         // A call that had started and is not waiting on the person was running when the studio stopped.
-        started: started.has(p.callId) && !asked.has(p.callId),
+        started: started.has(p.callId) && (!asked.has(p.callId) || lost(p)),
         result: results.get(p.callId) ?? null,
       },
     }));
     // The waits open when the studio stopped are open again at once, so a decision can arrive before the loop does.
-    for (const [callId, kind] of asked) void run.wait(callId, kind);
+    // Only the model's own calls: one a tree tool made through ctx.system went with that tool.
+    for (const p of run.pendingTurn) if (p.resumed?.asked) void run.wait(p.callId, p.resumed.asked);
   }
 }

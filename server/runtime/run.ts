@@ -32,6 +32,8 @@ export type PreparedCall = {
   args: Record<string, unknown> | null;
   /** Refused before anything could run: unknown name, withheld operation, bad arguments. */
   early: { outcome: Outcome; text: string } | null;
+  /** A call a tree tool made through ctx.system while it ran: that call's id. */
+  parent?: string;
   /** When the run resumes: what already happened to this call. */
   resumed?: { asked: "approval" | "question" | null; approved: boolean; started: boolean; result: ResultRecord | null };
 };
@@ -197,5 +199,31 @@ export class Run {
     this.controller.abort(stopping);
     for (const waiter of this.waiters.values()) waiter.reject(stopping);
     this.waiters.clear();
+  }
+
+  /** Who stopped the run, once someone has; the loop then ends it as cancelled (loop.ts). */
+  cancelled: { by: Person } | null = null;
+
+  /**
+   * Stop the run for a person: a model request or a call in flight is aborted, and every open approval or question
+   * ends unanswered. The loop gives each call cut short a result saying so, then ends the run. False when the run
+   * was already stopped.
+   */
+  cancel(by: Person): boolean {
+    if (this.cancelled || this.abandoned) return false;
+    this.cancelled = { by };
+    const stopped = new RunCancelled(by);
+    this.controller.abort(stopped);
+    for (const waiter of this.waiters.values()) waiter.reject(stopped);
+    this.waiters.clear();
+    return true;
+  }
+}
+
+/** The reason a stopped run's controller aborts with, and its open waits end with. */
+export class RunCancelled extends Error {
+  constructor(readonly by: Person) {
+    super(`${by.name ?? "Someone"} stopped the run.`);
+    this.name = "RunCancelled";
   }
 }

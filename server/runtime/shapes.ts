@@ -33,6 +33,8 @@ export type EventData = {
   /** One call, in the order the model made them; `operation` is null when the name matched none. */
   tool_call: {
     callId: string;
+    /** Made by a running tree tool through ctx.system: the id of that tool's call. */
+    parent?: string;
     name: string;
     operation: string | null;
     title: string | null;
@@ -41,7 +43,8 @@ export type EventData = {
     risk: string | null;
     concurrent: boolean;
   };
-  approval_requested: { callId: string; operation: string; title: string; args: Record<string, unknown>; reason: string };
+  /** `grantable` false: only this call can be approved (the call hook asked, having looked at its arguments). */
+  approval_requested: { callId: string; operation: string; title: string; args: Record<string, unknown>; reason: string; grantable?: boolean };
   approval_decided: { callId: string; decision: Decision; by: Person };
   /** ask_user: a question for the person, answered through `answer`. */
   question_asked: { callId: string; question: string; choices: string[] };
@@ -66,6 +69,8 @@ export type EventData = {
   };
   todos: { todos: Todo[] };
   status: { status: RunStatus; error: string | null };
+  /** Someone stopped the run: just before its status says cancelled. */
+  cancelled: { by: Person };
 };
 
 export type RunEventType = keyof EventData;

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 __all__ = [
-    "Context", "Image", "Refused", "Root", "Secret", "TransientError", "tool",
-    "note_tool_failure", "note_tool_refusal",
+    "Ask", "Call", "CallFailed", "Context", "Image", "Refused", "Root", "Secret",
+    "TransientError", "tool", "note_tool_failure", "note_tool_refusal",
 ]
 
 
@@ -41,6 +41,37 @@ class Refused(Exception):
 class TransientError(Exception):
     """Raise it for a failure worth retrying (a timeout upstream, a 503); the
     studio retries it where the operation's replay policy allows."""
+
+
+class CallFailed(Exception):
+    """A built-in operation called through `ctx.system` failed or timed out;
+    the message is what the model would have read."""
+
+    def __init__(self, message: str, outcome: str = "failed") -> None:
+        super().__init__(message)
+        self.outcome = outcome
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call as the call hook (hooks/tools.py) sees it, before it runs."""
+
+    name: str
+    arguments: dict
+    source: str
+    agent: str | None = None
+    run: str | None = None
+
+    @property
+    def args(self) -> dict:
+        return self.arguments
+
+
+@dataclass(frozen=True)
+class Ask:
+    """What a call hook returns to have the person approve the call first."""
+
+    reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -83,12 +114,26 @@ def tool(fn: Callable | None = None, /, *, title: str | None = None, risk: str |
     raise TypeError("write @tool or @tool(title=..., risk=...); options are keywords")
 
 
-class _Witness:
-    """What a call says about itself besides its result (seed 001's witnesses)."""
+def _nowhere(text: str) -> None:
+    """Progress of a call that asked for none."""
 
-    def __init__(self) -> None:
+
+def _no_studio(method: str, params: dict) -> Any:
+    raise LookupError("ctx.ask and ctx.system work only inside a call")
+
+
+class _Witness:
+    """What a call says about itself besides its result (seed 001's witnesses),
+    and its lines back to whoever made it: progress, cancellation, the studio."""
+
+    def __init__(self, progress: Callable[[str], None] = _nowhere,
+                 cancelled: Callable[[], bool] = lambda: False,
+                 studio: Callable[[str, dict], Any] = _no_studio) -> None:
         self.outcome: str | None = None
         self.reason: str | None = None
+        self.progress = progress
+        self.cancelled = cancelled
+        self.studio = studio
 
 
 _CURRENT: contextvars.ContextVar[_Witness | None] = contextvars.ContextVar("quiver_call",
@@ -97,23 +142,28 @@ _CURRENT: contextvars.ContextVar[_Witness | None] = contextvars.ContextVar("quiv
 
 class Context:
     """What the host hands a tool: its call id, working directory, progress,
-    and the other files of the tree. Built by the host, never by a tool."""
+    the other files of the tree, the studio's built-in sources and the person.
+    Built by the host, never by a tool.
+
+    An instance kept for a whole run holds the Context of the call that made
+    it; progress, cancelled, ask and system still speak for the call running
+    now, so a kept Context never talks to a call that has finished."""
 
     def __init__(self, *, call_id: str, workdir: str, session: str | None, file: str,
-                 progress: Callable[[str], None], tool: Callable[[str], Any],
-                 witness: _Witness, cancelled: Callable[[], bool]) -> None:
+                 tool: Callable[[str], Any], witness: _Witness) -> None:
         self.call_id = call_id
         self.workdir = workdir
         self.session = session
         self.file = file
-        self._progress = progress
         self._tool = tool
         self._witness = witness
-        self._cancelled = cancelled
+
+    def _call(self) -> _Witness:
+        return _CURRENT.get() or self._witness
 
     def progress(self, text: str) -> None:
         """Send one progress line to whoever made the call (if it asked for progress)."""
-        self._progress(str(text))
+        self._call().progress(str(text))
 
     def tool(self, name: str) -> Any:
         """The instance (or module, for a file of functions) of another file of
@@ -123,23 +173,73 @@ class Context:
     @property
     def cancelled(self) -> bool:
         """True once the caller gave up on this call; a long loop may stop early."""
-        return self._cancelled()
+        return self._call().cancelled()
 
     def ask(self, question: str, choices: list[str] | tuple[str, ...] = ()) -> str | None:
-        raise NotImplementedError(
-            "ctx.ask is not available in this tool host yet; say what you need in the "
-            "result instead, and the model will ask the user")
+        """Ask the person running the agent and wait for the reply (no time limit;
+        the call's own bound stops while it waits). None when nobody answers:
+        carry on with your best reading and say so."""
+        if not isinstance(question, str) or not question.strip():
+            raise ValueError("ctx.ask needs a question: a sentence the person can answer")
+        picked = [str(choice) for choice in choices]
+        reply = self._call().studio("quiver/ask", {"question": question, "choices": picked})
+        answer = reply.get("answer") if isinstance(reply, dict) else None
+        return answer if isinstance(answer, str) else None
 
     @property
-    def system(self) -> Any:
-        raise NotImplementedError(
-            "ctx.system is not available in this tool host yet; import the function "
-            "you need from the tree, or let the model call the built-in source itself")
+    def system(self) -> "_System":
+        """The studio's built-in sources, called back through the studio under
+        the agent's permissions: ctx.system.filesystem.read_file(path="a.txt")."""
+        return _System(self)
+
+
+class _System:
+    def __init__(self, ctx: Context) -> None:
+        self._ctx = ctx
+
+    def __getattr__(self, source: str) -> "_Source":
+        if source.startswith("_"):
+            raise AttributeError(source)
+        return _Source(self._ctx, source)
+
+
+class _Source:
+    def __init__(self, ctx: Context, source: str) -> None:
+        self._ctx, self._source = ctx, source
+
+    def __getattr__(self, operation: str) -> Callable[..., Any]:
+        if operation.startswith("_"):
+            raise AttributeError(operation)
+
+        def call(*args: Any, **arguments: Any) -> Any:
+            if args:
+                raise TypeError(f"call ctx.system.{self._source}.{operation} with keyword "
+                                "arguments, named as the operation's parameters")
+            reply = self._ctx._call().studio("quiver/system", {
+                "source": self._source, "operation": operation, "arguments": arguments})
+            return _outcome(reply, f"{self._source}.{operation}")
+        call.__name__ = operation
+        return call
+
+
+def _outcome(reply: Any, name: str) -> str:
+    """A built-in's answer as a tool sees it: the text, or the exception that says why not."""
+    if not isinstance(reply, dict):
+        raise CallFailed(f"ctx.system.{name} had no answer from the studio")
+    text = str(reply.get("text", ""))
+    outcome = reply.get("outcome")
+    if outcome == "ok":
+        return text
+    if outcome == "refused":
+        raise Refused(text)
+    if outcome == "transient":
+        raise TransientError(text)
+    raise CallFailed(text, outcome if isinstance(outcome, str) else "failed")
 
 
 def note_tool_refusal(ctx: Context) -> None:
     """Seed 001: the string this call returns is a refusal (nothing happened)."""
-    ctx._witness.outcome = "refused"
+    ctx._call().outcome = "refused"
 
 
 def note_tool_failure(reason: str) -> None:

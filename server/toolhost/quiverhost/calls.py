@@ -19,7 +19,8 @@ import quiver
 from quiver import Context, Refused, TransientError
 
 from .confine import RootMissing, confine, resolve_root
-from .deadlines import DEADLINES
+from .deadlines import DEADLINES, PausableBound
+from .protocol import METHOD_NOT_FOUND, RpcError
 from .entries import Derived, Op
 from .errors import exception_text
 from .loader import Tree
@@ -43,17 +44,35 @@ class Control:
     def __init__(self, early: Callable[[dict | None], Any] = lambda answer: None) -> None:
         self.early = early
         self.cancelled = False
+        self.bound: PausableBound | None = None
 
     def cancel(self) -> None:
         self.cancelled = True
         self.early(None)
 
+    def pause(self) -> None:
+        if self.bound is not None:
+            self.bound.pause()
+
+    def resume(self) -> None:
+        if self.bound is not None:
+            self.bound.resume()
+
+
+Studio = Callable[[str, dict], Any]
+
+
+def _no_studio(method: str, params: dict) -> Any:
+    raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
+
 
 class Calls:
-    def __init__(self, tree: Tree, workdir: str | None = None) -> None:
+    def __init__(self, tree: Tree, workdir: str | None = None, studio: Studio | None = None) -> None:
         self.tree = tree
         self.workdir = workdir or os.getcwd()
         self.sessions = Sessions()
+        # Asks the studio something on behalf of a call and waits (ctx.ask, ctx.system).
+        self.studio = studio or _no_studio
 
     def call(self, name: str, arguments: Any, meta: dict | None, *,
              progress: Callable[[str], None] = lambda text: None) -> dict | None:
@@ -96,9 +115,13 @@ class Calls:
                 settings = build_settings(derived.settings, meta.get("quiver/settings"), derived.path)
                 secrets = [str(getattr(settings, n)) for n in derived.settings.secrets
                            if getattr(settings, n) is not None]
-            witness = quiver._Witness()
-            ctx = (self._context(derived, session, progress, witness, control)
-                   if _takes_context(op, derived) else None)
+            ctx = None
+            if _takes_context(op, derived):
+                witness = quiver._Witness(progress, lambda: control.cancelled,
+                                          self._studio_for(control, meta.get("quiver/call")))
+                ctx = self._context(derived, session, witness)
+            else:
+                witness = quiver._Witness()
             kwargs = {} if op.style == "execute" else self._arguments(op, derived, arguments,
                                                                       settings, ctx)
         except Refused as exc:
@@ -107,10 +130,19 @@ class Calls:
             return _answer([_text(f"{type(exc).__name__}: {exc}")], "failed", started)
 
         bound = _bound(op, arguments, meta)
-        watch = None if bound is None else DEADLINES.watch(bound, lambda: control.early(_answer(
-            [_text(f"TimeoutError: {op.name} did not finish within {bound:g} s; it may have "
-                   "partly run, so check its effects before calling it again.")],
-            "timeout", started)))
+        finished: Callable[[], bool] | None = None
+        if bound is not None:
+            def expire() -> None:
+                control.early(_answer(
+                    [_text(f"TimeoutError: {op.name} did not finish within {bound:g} s; it may "
+                           "have partly run, so check its effects before calling it again.")],
+                    "timeout", started))
+            if ctx is None:  # no way to wait on the studio: the plain, cheaper watch
+                watch = DEADLINES.watch(bound, expire)
+                finished = lambda: DEADLINES.done(watch)  # noqa: E731
+            else:
+                control.bound = PausableBound(bound, expire)
+                finished = control.bound.done
         token = quiver._CURRENT.set(witness)
         error: BaseException | None = None
         try:
@@ -126,7 +158,7 @@ class Calls:
             error = exc
         finally:
             quiver._CURRENT.reset(token)
-        if (watch is not None and not DEADLINES.done(watch)) or control.cancelled:
+        if (finished is not None and not finished()) or control.cancelled:
             return None  # answered already, or never to be
         if error is not None:
             outcome = ("refused" if isinstance(error, Refused)
@@ -190,13 +222,34 @@ class Calls:
                                 "not set; choose the folder this source is confined to")
         return resolve_root(value, self.workdir)
 
-    def _context(self, derived: Derived, session: str | None, progress: Callable[[str], None],
-                 witness: quiver._Witness, control: Control) -> Context:
+    def _context(self, derived: Derived, session: str | None,
+                 witness: quiver._Witness) -> Context:
         return Context(call_id=str(uuid.uuid4()), workdir=self.workdir, session=session,
-                       file=derived.path, progress=progress,
-                       tool=lambda name: self._other(name, derived, session, progress, witness,
-                                                     control),
-                       witness=witness, cancelled=lambda: control.cancelled)
+                       file=derived.path,
+                       tool=lambda name: self._other(name, derived, session, witness),
+                       witness=witness)
+
+    def _studio_for(self, control: Control, token: Any) -> Callable[[str, dict], Any]:
+        """How this call asks the studio (ctx.ask, ctx.system): its bound waits meanwhile."""
+        def reach(method: str, params: dict) -> Any:
+            what = "ctx.ask" if method == "quiver/ask" else "ctx.system"
+            if not isinstance(token, str):
+                raise LookupError(f"{what} works only in a run of an agent in the studio; this "
+                                  "call was made without one (quiver call, the editor's Try "
+                                  "panel, or another MCP client)")
+            control.pause()
+            try:
+                return self.studio(method, {**params, "call": token})
+            except RpcError as exc:
+                if exc.code == METHOD_NOT_FOUND:
+                    raise LookupError(f"{what} needs the Quiver studio; the client that made "
+                                      "this call cannot answer it") from None
+                raise quiver.CallFailed(exc.message) from None
+            except (ConnectionError, TimeoutError) as exc:
+                raise quiver.CallFailed(f"{what}: {exc}") from None
+            finally:
+                control.resume()
+        return reach
 
     def _instance(self, derived: Derived, session: str | None, ctx: Context | None) -> Any:
         cls = derived.cls
@@ -204,8 +257,7 @@ class Calls:
             derived, session, lambda: cls(ctx) if derived.init_takes_ctx else cls())
 
     def _other(self, name: str, asking: Derived, session: str | None,
-               progress: Callable[[str], None], witness: quiver._Witness,
-               control: Control) -> Any:
+               witness: quiver._Witness) -> Any:
         """ctx.tool(name): the module of a functions file, or the session's instance."""
         path = name if name.endswith(".py") else f"{name}.py"
         if path == asking.path:
@@ -221,8 +273,7 @@ class Calls:
             raise LookupError(f"{path} has errors, so it offers nothing; fix it first")
         if derived.cls is None:
             return derived.module
-        ctx = self._context(derived, session, progress, witness, control)
-        return self._instance(derived, session, ctx)
+        return self._instance(derived, session, self._context(derived, session, witness))
 
 
 def _bound(op: Op, arguments: Any, meta: dict) -> float | None:

@@ -93,3 +93,61 @@ class Deadlines:
 
 # One watcher for the process.
 DEADLINES = Deadlines()
+
+
+class PausableBound:
+    """A call's bound that stops counting while the call waits on the studio
+    (ctx.ask, ctx.system): seed 001, time spent waiting for a person never
+    counts against the tool's timeout. Only calls with a Context can wait so,
+    and only those pay for this."""
+
+    def __init__(self, seconds: float, expire: Callable[[], None],
+                 deadlines: Deadlines = DEADLINES) -> None:
+        self._lock = threading.Lock()
+        self._deadlines = deadlines
+        self._left = seconds
+        self._since = time.monotonic()
+        self._waits = 0
+        self._expire = expire
+        self._over = False
+        self._finished = False
+        self._watch: Watch | None = deadlines.watch(seconds, self._due)
+
+    def _due(self) -> None:
+        with self._lock:
+            self._watch = None
+            if self._finished:
+                return
+            if self._waits:
+                return  # resume() watches again with what is left
+            left = self._left - (time.monotonic() - self._since)
+            if left > 0.001:  # the call waited since this watch began: its time is owed back
+                self._watch = self._deadlines.watch(left, self._due)
+                return
+            self._over = True
+        self._expire()
+
+    def pause(self) -> None:
+        with self._lock:
+            self._waits += 1
+            if self._waits == 1:
+                self._left -= time.monotonic() - self._since
+
+    def resume(self) -> None:
+        with self._lock:
+            self._waits -= 1
+            if self._waits:
+                return
+            self._since = time.monotonic()
+            if self._watch is None and not self._over and not self._finished:
+                self._watch = self._deadlines.watch(max(self._left, 0.0), self._due)
+
+    def done(self) -> bool:
+        """The call is done: True if within its bound, False if `expire` ran."""
+        with self._lock:
+            self._finished = True
+            watch, self._watch = self._watch, None
+            over = self._over
+        if watch is not None:
+            self._deadlines.done(watch)
+        return not over

@@ -1,6 +1,7 @@
 """The MCP methods of the tool host over one tree: initialize, ping,
 tools/list, tools/call, progress and list_changed notifications, and Quiver's
-own quiver/catalog, quiver/preview and quiver/check_secret.
+own quiver/catalog, quiver/preview, quiver/check_secret and quiver/hook; and
+the requests a call sends back to the studio (ctx.system, ctx.ask).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .bounded import run_bounded
 from .calls import Calls, Control
 from .catalog import CheckGate
 from .errors import exception_text
+from .hooks import Hooks
 from .loader import Tree
 from .protocol import INVALID_PARAMS, METHOD_NOT_FOUND, NO_REPLY, Connection, Reply, RpcError
 from .results import mask
@@ -28,7 +30,7 @@ FILE_NAME = re.compile(r"^[^/\\]+\.py$")
 CHECK_SECRET_SECONDS = 10.0
 # Requests that run user code, or wait on it: the thread that reads one passes
 # reading on to another and answers it itself (turns.py).
-THREADED = {"tools/call", "quiver/preview", "quiver/check_secret"}
+THREADED = {"tools/call", "quiver/preview", "quiver/check_secret", "quiver/hook"}
 
 
 class Host:
@@ -36,7 +38,8 @@ class Host:
                  workdir: str | None = None) -> None:
         self.tree = tree
         self.connection = connection
-        self.calls = Calls(tree, workdir)
+        self.calls = Calls(tree, workdir, studio=connection.request)
+        self.hooks = Hooks()
         self.gate = CheckGate()
         self.watch_interval = watch_interval
         self.initialized = False
@@ -45,7 +48,7 @@ class Host:
             "initialize": self.initialize, "ping": lambda params, _reply: {},
             "tools/list": self.list_tools, "tools/call": self.call_tool,
             "quiver/catalog": self.catalog, "quiver/preview": self.preview,
-            "quiver/check_secret": self.check_secret,
+            "quiver/check_secret": self.check_secret, "quiver/hook": self.hook,
         }
 
     def serve(self) -> None:
@@ -164,6 +167,15 @@ class Host:
         if message is None:
             return {"ok": True, "message": None}
         return {"ok": False, "message": mask(message, [value] if value else [])}
+
+
+    def hook(self, params: dict, _reply: Reply) -> dict:
+        source, call = params.get("source"), params.get("call")
+        if not isinstance(source, str) or not isinstance(call, dict) or not isinstance(
+                call.get("name"), str):
+            raise RpcError(INVALID_PARAMS, "quiver/hook needs `source`, the text of hooks/tools.py, "
+                                           "and `call`: {name, arguments, source, agent, run}")
+        return self.hooks.decide(source, call)
 
 
 def _no_progress(text: str) -> None:
