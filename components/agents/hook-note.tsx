@@ -11,7 +11,8 @@ export function HookNote({ hook, sources }: { hook: HookInfo; sources: readonly 
       <Shield aria-hidden className="mt-px h-3.5 w-3.5 shrink-0 text-zinc-500" />
       <span>
         This tree has a call hook (<code className="font-mono">{hook.path}</code>): it sees each call with its arguments before it runs, and
-        may refuse it or ask you first, whatever is set here.{" "}
+        may refuse it or ask you first whatever is set here, or let it run without asking where this agent&apos;s default would ask. A
+        Never set here always holds.{" "}
         {hook.governs === "all"
           ? "It names no operation, so it may decide on any of them."
           : `It governs ${hook.governs.map(title).join(", ")}.`}
