@@ -1,6 +1,7 @@
 // One tool call in the conversation: what was called with which arguments, where it stands (a spinner while it
 // runs; green ok, red failed, grey refused), the person's approval or answer, progress lines, and the result exactly
-// as the model got it (masked by the server). `runId` null: a read-only trace, without buttons.
+// as the model got it (masked by the server), and the calls the tool made through ctx.system, each a card of its own
+// inside. `runId` null: a read-only trace, without buttons.
 import { Loader2 } from "lucide-react";
 import { ApprovalActions } from "./approval-actions";
 import { CALL_STATES, formatDuration } from "./format";
@@ -15,7 +16,7 @@ function who(by: { name: string | null } | null): string {
   return by?.name ? ` by ${by.name}` : "";
 }
 
-export function CallCard({ call, runId }: { call: Call; runId: string | null }) {
+export function CallCard({ call, runId, calls }: { call: Call; runId: string | null; calls: Readonly<Record<string, Call>> }) {
   const state = CALL_STATES[call.state];
   const title = call.title ?? call.name;
   const waiting = call.state === "approval" || call.state === "question";
@@ -57,7 +58,11 @@ export function CallCard({ call, runId }: { call: Call; runId: string | null }) 
             ) : (
               <>
                 <p className="mb-2 text-xs text-amber-900 dark:text-amber-200">{call.approval.reason || "This operation asks you first."}</p>
-                {runId ? <ApprovalActions runId={runId} callId={call.callId} title={title} /> : <p className="text-xs text-zinc-500">Not decided.</p>}
+                {runId ? (
+                  <ApprovalActions runId={runId} callId={call.callId} title={title} grantable={call.approval.grantable} />
+                ) : (
+                  <p className="text-xs text-zinc-500">Not decided.</p>
+                )}
               </>
             )}
           </div>
@@ -86,10 +91,16 @@ export function CallCard({ call, runId }: { call: Call; runId: string | null }) 
             ))}
           </ul>
         ) : null}
+        {call.children.length > 0 ? (
+          <section aria-label="Calls this tool made" className="flex flex-col gap-2 border-l-2 border-zinc-200 pl-3 dark:border-zinc-800">
+            <p className="text-xs text-zinc-500">Called by this tool through ctx.system</p>
+            {call.children.map((id) => (calls[id] ? <CallCard key={id} call={calls[id]} runId={runId} calls={calls} /> : null))}
+          </section>
+        ) : null}
         {call.result ? (
           <div>
             <p className="mb-1 text-xs text-zinc-500">
-              Result, as the model got it{call.result.deduped ? " (repeated from an identical earlier call)" : ""}
+              {call.parent ? "Result, as the tool got it" : "Result, as the model got it"}{call.result.deduped ? " (repeated from an identical earlier call)" : ""}
             </p>
             <pre aria-label="Result" className={preClass}>
               {call.result.text || "(empty)"}

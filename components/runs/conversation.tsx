@@ -28,7 +28,7 @@ export function Conversation({ trace, runId }: { trace: Trace; runId: string | n
             const call = trace.calls[item.callId];
             return call ? (
               <li key={item.key}>
-                <CallCard call={call} runId={runId} />
+                <CallCard call={call} runId={runId} calls={trace.calls} />
               </li>
             ) : null;
           }

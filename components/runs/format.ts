@@ -12,13 +12,19 @@ export function formatDuration(ms: number): string {
 
 export const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 
+/** A waiting run's label where what it waits on is not known (the status filter covers both kinds). */
 export const STATUS_LABELS: Record<RunStatus, string> = {
   running: "Running",
-  waiting: "Waiting for approval",
+  waiting: "Waiting for you",
   done: "Done",
   failed: "Failed",
-  cancelled: "Cancelled",
+  cancelled: "Stopped",
 };
+
+/** What a waiting run waits on, in the words of its call cards. */
+export const WAITING_LABELS = { approval: "Waiting for approval", question: "Waiting for your answer" } as const;
+
+export type WaitingFor = keyof typeof WAITING_LABELS;
 
 export const STATUS_TONES: Record<RunStatus, string> = {
   running: "bg-indigo-50 text-indigo-700 ring-indigo-200 dark:bg-indigo-950 dark:text-indigo-300 dark:ring-indigo-900",

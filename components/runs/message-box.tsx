@@ -1,10 +1,19 @@
 "use client";
-// The playground's message box: Enter sends, Shift+Enter starts a new line.
-import { SendHorizontal } from "lucide-react";
+// The playground's message box: Enter sends, Shift+Enter starts a new line. While the run works, Stop takes Send's
+// place (Escape does the same from anywhere on the page; run-pane.tsx listens for it).
+import { SendHorizontal, Square } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 
-export function MessageBox({ onSend, disabled, hint }: { onSend: (text: string) => Promise<boolean>; disabled: boolean; hint: string }) {
+type Props = {
+  onSend: (text: string) => Promise<boolean>;
+  disabled: boolean;
+  hint: string;
+  /** Given while the run is running or waiting. */
+  stop?: { onStop: () => void; pending: boolean } | null;
+};
+
+export function MessageBox({ onSend, disabled, hint, stop }: Props) {
   const [text, setText] = useState("");
   const [sending, setSending] = useState(false);
   async function send() {
@@ -41,9 +50,15 @@ export function MessageBox({ onSend, disabled, hint }: { onSend: (text: string) 
           className="block max-h-48 w-full resize-none bg-transparent px-1 text-sm outline-none placeholder:text-zinc-400"
         />
       </label>
-      <Button type="submit" variant="primary" disabled={disabled || sending || !text.trim()}>
-        <SendHorizontal aria-hidden className="h-4 w-4" /> Send
-      </Button>
+      {stop ? (
+        <Button type="button" onClick={stop.onStop} disabled={stop.pending} title="Stop the run (Esc)">
+          <Square aria-hidden className="h-3.5 w-3.5 fill-current" /> Stop
+        </Button>
+      ) : (
+        <Button type="submit" variant="primary" disabled={disabled || sending || !text.trim()}>
+          <SendHorizontal aria-hidden className="h-4 w-4" /> Send
+        </Button>
+      )}
     </form>
   );
 }

@@ -1,9 +1,10 @@
 "use client";
-// The run's facts beside the conversation: status, model, tokens, how long it has taken (ticking while it runs).
+// The run's facts beside the conversation: status (what it waits on; who stopped it), model, tokens, how long it
+// has taken (ticking while it runs).
 import { useEffect, useState } from "react";
 import { formatDuration } from "./format";
 import { StatusBadge } from "./status-badge";
-import type { Trace } from "./trace";
+import { waitingFor, type Trace } from "./trace";
 
 function useNow(ticking: boolean): number {
   const [now, setNow] = useState(() => Date.now());
@@ -22,6 +23,7 @@ export function RunFacts({ trace, extra }: { trace: Trace; extra?: { label: stri
   const duration = started === null ? null : Math.max(0, (ended ?? now) - started);
   const rows = [
     ...(extra ?? []),
+    ...(trace.stoppedBy ? [{ label: "Stopped by", value: trace.stoppedBy.name ?? "someone" }] : []),
     { label: "Model", value: trace.model ? `${trace.model.model} (${trace.model.provider})` : "—" },
     { label: "Tokens", value: `${trace.tokens.input.toLocaleString("en")} in · ${trace.tokens.output.toLocaleString("en")} out` },
     { label: "Duration", value: duration === null ? "—" : formatDuration(duration) },
@@ -33,7 +35,7 @@ export function RunFacts({ trace, extra }: { trace: Trace; extra?: { label: stri
       </h2>
       <dl className="grid grid-cols-[5.5rem_minmax(0,1fr)] gap-x-2 gap-y-1.5 text-sm">
         <dt className="text-zinc-500">Status</dt>
-        <dd>{trace.status ? <StatusBadge status={trace.status} /> : <span className="text-zinc-500">Not started</span>}</dd>
+        <dd>{trace.status ? <StatusBadge status={trace.status} waitingFor={waitingFor(trace)} /> : <span className="text-zinc-500">Not started</span>}</dd>
         {rows.map((row) => (
           <div key={row.label} className="contents">
             <dt className="text-zinc-500">{row.label}</dt>

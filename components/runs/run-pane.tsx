@@ -1,6 +1,7 @@
 "use client";
 // One conversation of the playground: the run's cards in the centre with the message box under them, its plan and
-// facts on the right. The first message starts a run; later ones continue it once it has answered.
+// facts on the right. The first message starts a run; later ones continue it once it has answered or was stopped.
+// Stop (or Escape, outside a dialog) stops a run that is working or waiting.
 import { useMutation } from "@tanstack/react-query";
 import { MessagesSquare } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
@@ -18,6 +19,7 @@ export function RunPane({ agentId, agentName, runId, onStarted }: Props) {
   const { trace, connection } = useRunTrace(runId);
   const start = useMutation(trpc.runs.start.mutationOptions());
   const send = useMutation(trpc.runs.send.mutationOptions());
+  const cancel = useMutation(trpc.runs.cancel.mutationOptions());
   const [error, setError] = useState<string | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
 
@@ -31,6 +33,7 @@ export function RunPane({ agentId, agentName, runId, onStarted }: Props) {
 
   async function onSend(message: string): Promise<boolean> {
     setError(null);
+    cancel.reset();
     try {
       if (runId) await send.mutateAsync({ runId, message });
       else onStarted((await start.mutateAsync({ agentId, message })).runId);
@@ -42,13 +45,32 @@ export function RunPane({ agentId, agentName, runId, onStarted }: Props) {
   }
 
   const busy = trace.status === "running" || trace.status === "waiting";
+  // Pressed, until the run says it has stopped.
+  const stopping = cancel.isPending || (cancel.isSuccess && busy);
   const hint = !runId
     ? `Message ${agentName} (Enter sends, Shift+Enter for a new line)`
-    : trace.status === "waiting"
-      ? "Answer the card above first; the agent is waiting for you."
-      : busy
-        ? "The agent is working; you can write again when it answers."
-        : "Reply (Enter sends, Shift+Enter for a new line)";
+    : stopping
+      ? "Stopping the run…"
+      : trace.status === "waiting"
+        ? "Answer the card above first, or press Esc to stop the run; the agent is waiting for you."
+        : busy
+          ? "The agent is working; you can write again when it answers, or press Esc to stop it."
+          : "Reply (Enter sends, Shift+Enter for a new line)";
+
+  const { mutate: stopRun } = cancel;
+  useEffect(() => {
+    if (!runId || !busy || stopping) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.defaultPrevented || event.isComposing) return;
+      // Inside a dialog, Escape closes the dialog.
+      if (document.activeElement?.closest('[role="dialog"], [role="alertdialog"]')) return;
+      event.preventDefault();
+      stopRun({ runId });
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [runId, busy, stopping, stopRun]);
+  const shownError = error ?? cancel.error?.message ?? null;
 
   return (
     <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)_18rem]">
@@ -70,9 +92,9 @@ export function RunPane({ agentId, agentName, runId, onStarted }: Props) {
         </div>
         <div className="border-t border-zinc-200 px-8 py-3 dark:border-zinc-800">
           <div className="mx-auto max-w-3xl">
-            {error ? (
+            {shownError ? (
               <p role="alert" className="mb-2 text-sm text-red-600">
-                {error}
+                {shownError}
               </p>
             ) : null}
             {connection === "reconnecting" ? (
@@ -80,7 +102,12 @@ export function RunPane({ agentId, agentName, runId, onStarted }: Props) {
                 Connection lost; reconnecting and catching up from the last step shown.
               </p>
             ) : null}
-            <MessageBox onSend={onSend} disabled={busy || start.isPending || send.isPending} hint={hint} />
+            <MessageBox
+              onSend={onSend}
+              disabled={busy || start.isPending || send.isPending}
+              hint={hint}
+              stop={runId && busy ? { onStop: () => stopRun({ runId }), pending: stopping } : null}
+            />
           </div>
         </div>
       </div>

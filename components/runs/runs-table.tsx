@@ -1,23 +1,48 @@
 "use client";
 // Every run, newest first: agent, who started it, when, status, how long; filtered by status and agent on the
-// server. Each row opens the run's read-only trace.
-import { useQuery, useSuspenseQuery } from "@tanstack/react-query";
+// server. Each row opens the run's read-only trace. The list follows the runs live: a subscription says when any run
+// starts or changes status, and the list is read again then (never polled).
+import { useQuery, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { History } from "lucide-react";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { selectClass } from "@/components/agents/styles";
-import { useTRPC } from "@/components/trpc/provider";
+import { useTRPC, useTRPCClient } from "@/components/trpc/provider";
 import type { RunStatus } from "@/db/schema";
 import { dateFormat, formatDuration, STATUS_LABELS } from "./format";
+import { StatusBadge } from "./status-badge";
 
 const statuses = Object.keys(STATUS_LABELS) as RunStatus[];
-import { StatusBadge } from "./status-badge";
+
+/** Re-reads every list of runs when a run starts or changes status; a dropped stream is opened again. */
+function useRunsFollow() {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const queryClient = useQueryClient();
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const subscription = client.runs.changes.subscribe(undefined, {
+      // Opened or reopened: whatever changed while no stream was open is read now.
+      onStarted: () => void queryClient.invalidateQueries({ queryKey: trpc.runs.list.queryKey() }),
+      onData: () => void queryClient.invalidateQueries({ queryKey: trpc.runs.list.queryKey() }),
+      onError: () => {
+        retry = setTimeout(() => setAttempt((n) => n + 1), 1_500);
+      },
+    });
+    return () => {
+      clearTimeout(retry);
+      subscription.unsubscribe();
+    };
+  }, [client, queryClient, trpc, attempt]);
+}
 
 export function RunsTable() {
   const trpc = useTRPC();
   const [status, setStatus] = useState<RunStatus | "">("");
   const [agentId, setAgentId] = useState("");
   const filter = { status: status || undefined, agentId: agentId || undefined };
+  useRunsFollow();
   const all = useSuspenseQuery(trpc.runs.list.queryOptions({}));
   const filtered = useQuery({ ...trpc.runs.list.queryOptions(filter), enabled: Boolean(status || agentId) });
   const runs = status || agentId ? (filtered.data ?? []) : all.data;
@@ -89,7 +114,7 @@ export function RunsTable() {
                 <time dateTime={new Date(run.startedAt).toISOString()}>{dateFormat.format(new Date(run.startedAt))}</time>
               </td>
               <td className="py-2 pl-6">
-                <StatusBadge status={run.status} />
+                <StatusBadge status={run.status} waitingFor={run.waitingFor} />
                 {run.error ? <span className="mt-0.5 block max-w-xs truncate text-xs text-red-600" title={run.error}>{run.error}</span> : null}
               </td>
               <td className="whitespace-nowrap py-2 pl-6 text-right tabular-nums text-zinc-600 dark:text-zinc-400">

@@ -14,10 +14,15 @@ export type Call = {
   args: Record<string, unknown> | null;
   repaired: boolean;
   state: CallState;
-  approval: { reason: string; decision: EventData["approval_decided"]["decision"] | null; by: Person | null } | null;
+  /** `grantable` false: the call hook asked, so only this call can be approved (no "Always in this run"). */
+  approval: { reason: string; grantable: boolean; decision: EventData["approval_decided"]["decision"] | null; by: Person | null } | null;
   question: { question: string; choices: string[]; answered: boolean; answer: string | null; by: Person | null } | null;
   progress: string[];
   result: EventData["tool_result"] | null;
+  /** Made by a running tree tool through ctx.system: that tool's call id. Shown inside its card, not on its own. */
+  parent: string | null;
+  /** The calls this tool made through ctx.system, in order. */
+  children: string[];
 };
 
 export type Item =
@@ -36,6 +41,8 @@ export type Trace = {
   tokens: { input: number; output: number };
   status: RunStatus | null;
   error: string | null;
+  /** Who stopped the run, when someone did. */
+  stoppedBy: Person | null;
   startedAt: string | null;
   endedAt: string | null;
 };
@@ -50,6 +57,7 @@ export const emptyTrace: Trace = {
   tokens: { input: 0, output: 0 },
   status: null,
   error: null,
+  stoppedBy: null,
   startedAt: null,
   endedAt: null,
 };
@@ -69,7 +77,7 @@ export function seen(lastEventId: string | null, id: string): boolean {
 }
 
 function newCall(callId: string, name = "call"): Call {
-  return { callId, name, title: null, args: null, repaired: false, state: "pending", approval: null, question: null, progress: [], result: null };
+  return { callId, name, title: null, args: null, repaired: false, state: "pending", approval: null, question: null, progress: [], result: null, parent: null, children: [] };
 }
 
 function withCall(trace: Trace, callId: string, key: string, change: (call: Call) => Call): Trace {
@@ -79,6 +87,12 @@ function withCall(trace: Trace, callId: string, key: string, change: (call: Call
 }
 
 const ENDED: RunStatus[] = ["done", "failed", "cancelled"];
+
+/** What the run waits on: an approval while any card asks for one, else an answer while a question is open. */
+export function waitingFor(trace: Trace): "approval" | "question" | null {
+  const states = Object.values(trace.calls).map((call) => call.state);
+  return states.includes("approval") ? "approval" : states.includes("question") ? "question" : null;
+}
 
 export function fold(trace: Trace, event: TraceEvent): Trace {
   if (seen(trace.lastEventId, event.id)) return trace;
@@ -115,6 +129,12 @@ function step(trace: Trace, type: RunEventType, raw: unknown, id: string, at: st
     }
     case "tool_call": {
       const data = raw as EventData["tool_call"];
+      const parent = data.parent ? trace.calls[data.parent] : undefined;
+      if (data.parent && parent && !trace.calls[data.callId]) {
+        // A call a tool made: kept with the calls, listed under its parent's card rather than in the conversation.
+        const call = { ...newCall(data.callId, data.name), title: data.title, args: data.args, repaired: data.repaired, parent: data.parent };
+        return { ...trace, calls: { ...trace.calls, [data.callId]: call, [data.parent]: { ...parent, children: [...parent.children, data.callId] } } };
+      }
       return withCall(trace, data.callId, id, (call) => ({ ...call, name: data.name, title: data.title, args: data.args, repaired: data.repaired }));
     }
     case "approval_requested": {
@@ -124,7 +144,7 @@ function step(trace: Trace, type: RunEventType, raw: unknown, id: string, at: st
         title: call.title ?? data.title,
         args: call.args ?? data.args,
         state: call.result ? call.state : "approval",
-        approval: { reason: data.reason, decision: null, by: null },
+        approval: { reason: data.reason, grantable: data.grantable !== false, decision: null, by: null },
       }));
     }
     case "approval_decided": {
@@ -132,7 +152,7 @@ function step(trace: Trace, type: RunEventType, raw: unknown, id: string, at: st
       return withCall(trace, data.callId, id, (call) => ({
         ...call,
         state: call.state === "approval" ? "pending" : call.state,
-        approval: { reason: call.approval?.reason ?? "", decision: data.decision, by: data.by },
+        approval: { reason: call.approval?.reason ?? "", grantable: call.approval?.grantable ?? true, decision: data.decision, by: data.by },
       }));
     }
     case "question_asked": {
@@ -166,6 +186,13 @@ function step(trace: Trace, type: RunEventType, raw: unknown, id: string, at: st
     case "todos": {
       const data = raw as EventData["todos"];
       return { ...trace, todos: data.todos };
+    }
+    case "cancelled": {
+      const data = raw as EventData["cancelled"];
+      // A reply cut short stops streaming where it was.
+      const items: Item[] = trace.items.map((item) => (item.kind === "assistant" && item.streaming ? { ...item, streaming: false } : item));
+      items.push({ kind: "notice", key: id, text: `Stopped by ${data.by.name ?? "someone"}.`, tone: "info" });
+      return { ...trace, items, stoppedBy: data.by };
     }
     case "status": {
       const data = raw as EventData["status"];

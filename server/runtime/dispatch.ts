@@ -23,6 +23,9 @@ export type ModelCall = { callId: string; name: string; input: string };
 export const DENIED =
   "The person running this agent denied this call, so it did not run. Do not call it again unless they ask you to; carry on without it, or say what you could not do.";
 
+export const STOPPED_BEFORE =
+  "The person running this agent stopped the run before this call ran, so it did not run. Do not call it again unless they ask you to.";
+
 export const RESTARTED = "The studio restarted while this call ran, so its result is unknown; check whether it took effect before calling it again.";
 
 /** A call id unique in the run, keeping the provider's where it can. */
@@ -153,7 +156,7 @@ async function execute(run: Run, p: PreparedCall): Promise<Omit<ResultRecord, "c
       onProgress: (m) => say("progress", m),
       onStudioRequest: op.kind === "tree" ? (request) => answerStudioRequest(run, p, request) : undefined,
     });
-    if (result.outcome !== "transient" || !mayRetry(op) || attempts > run.declaration.policy.retry) break;
+    if (result.outcome !== "transient" || !mayRetry(op) || attempts > run.declaration.policy.retry || run.cancelled) break;
     await new Promise((r) => setTimeout(r, run.deps.settings.retryMs * attempts));
   }
   voice.end(result.outcome);
@@ -216,9 +219,15 @@ async function perform(run: Run, p: PreparedCall): Promise<ResultRecord> {
     const earlier = await first;
     return settle(run, p, record(p, { ...earlier, durationMs: 0, attempts: 0, deduped: true }));
   }
+  if (run.cancelled) return settle(run, p, record(p, refused(STOPPED_BEFORE)));
   const work = (async () => {
-    const refusal = await permitted(run, p);
+    const refusal = await permitted(run, p).catch((err: unknown) => {
+      // A stop ends the wait for approval unanswered.
+      if (run.cancelled) return STOPPED_BEFORE;
+      throw err;
+    });
     if (refusal !== null) return record(p, refused(refusal));
+    if (run.cancelled) return record(p, refused(STOPPED_BEFORE));
     return record(p, await execute(run, p));
   })();
   if (key) {

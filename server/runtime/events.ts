@@ -35,6 +35,8 @@ export class EventLog {
   private queue: Pending[] = [];
   private writing: Promise<void> | null = null;
   private readonly listeners = new Map<string, Set<Listener>>();
+  /** Listeners to every run's start and status: what a list of runs needs to move on. */
+  private readonly statusListeners = new Set<Listener>();
   /** Per run: the last stored id published, and how many deltas followed it. */
   private readonly last = new Map<string, { id: number; deltas: number }>();
 
@@ -88,6 +90,34 @@ export class EventLog {
 
   private publish(event: RunEvent): void {
     for (const listener of this.listeners.get(event.runId) ?? []) listener(event);
+    if (event.type === "status" || event.type === "run_started") for (const listener of this.statusListeners) listener(event);
+  }
+
+  /** Each run's start and every change of a run's status, live (nothing stored is replayed), until the signal aborts. */
+  async *statusChanges(signal: AbortSignal): AsyncGenerator<{ runId: string; status: string | null }> {
+    const buffer: RunEvent[] = [];
+    let wake: (() => void) | null = null;
+    const listener: Listener = (event) => {
+      buffer.push(event);
+      wake?.();
+    };
+    this.statusListeners.add(listener);
+    const onAbort = () => wake?.();
+    signal.addEventListener("abort", onAbort);
+    try {
+      while (!signal.aborted) {
+        const next = buffer.shift();
+        if (next) {
+          yield { runId: next.runId, status: next.type === "status" ? String(next.data.status) : "running" };
+          continue;
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = null;
+      }
+    } finally {
+      this.statusListeners.delete(listener);
+      signal.removeEventListener("abort", onAbort);
+    }
   }
 
   listen(runId: string, listener: Listener): () => void {

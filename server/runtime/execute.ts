@@ -19,7 +19,23 @@ export function timeoutText(name: string, bound: number): string {
   return `TimeoutError: ${name} did not finish within ${bound} s; it may have partly run, so check its effects before calling it again.`;
 }
 
+export const STOPPED_DURING =
+  "The person running this agent stopped the run while this call ran or waited on them, so it was cut off and may have partly run; check its effects before calling it again.";
+
 class CallTimeout extends Error {}
+
+export const STOPPED_WAITING =
+  "The person running this agent stopped the run instead of answering, so there is no answer and nothing was done. Do not ask again unless they ask you to.";
+
+/**
+ * A call the run's stop cut short answers so (one that only waited on the person did nothing: a refusal); one the
+ * studio's shutdown cut short answers nothing (it throws).
+ */
+function stopped(run: Run, op: RunOperation, err: unknown = run.controller.signal.reason): Attempt {
+  if (!run.cancelled) throw err;
+  if (op.interactive) return { outcome: "refused", text: STOPPED_WAITING, images: [], truncated: null };
+  return { outcome: "failed", text: STOPPED_DURING, images: [], truncated: null };
+}
 
 function fromHost(result: CallResult): Attempt {
   const text = result.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
@@ -87,6 +103,7 @@ export async function attempt(
     return { outcome: "failed", text: `${op.name} could not be given its settings: ${(err as Error).message}`, images: [], truncated: null };
   }
 
+  if (run.controller.signal.aborted) return stopped(run, op);
   const controller = new AbortController();
   const stopRun = () => controller.abort(run.controller.signal.reason);
   run.controller.signal.addEventListener("abort", stopRun);
@@ -126,7 +143,7 @@ export async function attempt(
     if (err instanceof CallTimeout || controller.signal.reason instanceof CallTimeout) {
       return { outcome: "timeout", text: timeoutText(op.name, bound ?? 0), images: [], truncated: null };
     }
-    if (run.controller.signal.aborted) throw err;
+    if (run.controller.signal.aborted) return stopped(run, op, err);
     // Handlers answer every outcome themselves; a throw is a bug, reported as a failure in seed 000's words.
     const error = err instanceof Error ? err : new Error(String(err));
     return { outcome: "failed", text: error.message ? `${error.name}: ${error.message}` : error.name, images: [], truncated: null };

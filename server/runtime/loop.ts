@@ -1,7 +1,9 @@
 // The agent loop of one run: ask the model (its text streamed as deltas, the whole message stored), run the calls
 // it made (dispatch.ts), give it the results, until it answers without calling anything. The model is opened
 // once per segment of the run with its key resolved here; a model that cannot be reached, refuses the key or
-// rate-limits ends the run as failed with one sentence.
+// rate-limits ends the run as failed with one sentence. A run the person stops ends as cancelled: what the model
+// had written is kept, and each call of the turn answers that it was stopped (dispatch.ts), so the turn ends as
+// any other does and the run can be continued later.
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { prepare, recordCall, runTurn, type ModelCall } from "./dispatch";
 import { isRetryable, modelFailure, modelKey, ModelProblem, openModel } from "./models";
@@ -12,8 +14,20 @@ type Reply = { text: string; calls: ModelCall[]; usage: { input: number; output:
 
 class Abandoned extends Error {}
 
-async function readStream(run: Run, stream: ReadableStream<LanguageModelV3StreamPart>): Promise<Omit<Reply, "modelMs">> {
-  let text = "";
+/** The run was stopped; `partial` is what the model had written of its reply by then. */
+class Cancelled extends Error {
+  constructor(readonly partial = "") {
+    super("The run was stopped.");
+  }
+}
+
+/** The end of a stopped run: who stopped it, then the status. */
+export async function endCancelled(run: Run): Promise<void> {
+  await run.emit("cancelled", { by: run.cancelled!.by });
+  await run.setStatus("cancelled", null);
+}
+
+async function readStream(run: Run, stream: ReadableStream<LanguageModelV3StreamPart>, got: { text: string }): Promise<Omit<Reply, "modelMs">> {
   const calls: ModelCall[] = [];
   const usage = { input: 0, output: 0 };
   const reader = stream.getReader();
@@ -22,7 +36,7 @@ async function readStream(run: Run, stream: ReadableStream<LanguageModelV3Stream
     if (done) break;
     switch (part.type) {
       case "text-delta":
-        text += part.delta;
+        got.text += part.delta;
         run.delta(part.delta);
         break;
       case "tool-call":
@@ -36,7 +50,7 @@ async function readStream(run: Run, stream: ReadableStream<LanguageModelV3Stream
         throw part.error;
     }
   }
-  return { text, calls, usage };
+  return { text: got.text, calls, usage };
 }
 
 /** One model request, retried after a rate limit or an unreachable provider as the runtime's settings say. */
@@ -47,6 +61,7 @@ async function ask(run: Run, model: LanguageModelV3): Promise<Reply> {
   const { modelRetries, modelRetryMs } = run.deps.settings;
   for (let retry = 0; ; retry++) {
     const started = performance.now();
+    const got = { text: "" };
     try {
       const { stream } = await model.doStream({
         prompt,
@@ -54,26 +69,28 @@ async function ask(run: Run, model: LanguageModelV3): Promise<Reply> {
         toolChoice: tools.length > 0 ? { type: "auto" } : undefined,
         abortSignal: run.controller.signal,
       });
-      const reply = await readStream(run, stream);
+      const reply = await readStream(run, stream, got);
       return { ...reply, modelMs: performance.now() - started };
     } catch (err) {
       if (run.abandoned) throw new Abandoned();
+      if (run.cancelled) throw new Cancelled(got.text);
       if (!isRetryable(err) || retry >= modelRetries) throw new ModelProblem(modelFailure(err, run.declaration.model));
       await new Promise((r) => setTimeout(r, modelRetryMs * 2 ** retry));
     }
   }
 }
 
-function check(run: Run): void {
+function check(run: Run, partial = ""): void {
   if (run.abandoned) throw new Abandoned();
+  if (run.cancelled) throw new Cancelled(partial);
   if (run.storageError) throw run.storageError;
 }
 
-/** Runs the loop until the model answers without a call, the run fails, or the studio stops. */
+/** Runs the loop until the model answers without a call, the run fails or is stopped, or the studio stops. */
 export async function drive(run: Run): Promise<void> {
   const spec = run.declaration.model;
   try {
-    if (run.status !== "running" && !run.waiting) await run.setStatus("running");
+    if (run.status !== "running" && !run.waiting && !run.cancelled) await run.setStatus("running");
     const key = await modelKey(run.deps.db, spec, run.startedBy);
     if (key) run.addSecrets([key]);
     const model = openModel(spec, key);
@@ -90,7 +107,7 @@ export async function drive(run: Run): Promise<void> {
       }
       const stepStarted = performance.now();
       const reply = await ask(run, model);
-      check(run);
+      check(run, reply.text);
       run.tokens.input += reply.usage.input;
       run.tokens.output += reply.usage.output;
       const prepared = reply.calls.map((call) => prepare(run, call));
@@ -124,6 +141,13 @@ export async function drive(run: Run): Promise<void> {
     }
   } catch (err) {
     if (err instanceof Abandoned || run.abandoned) return;
+    if (run.cancelled) {
+      const partial = err instanceof Cancelled ? err.partial : "";
+      // What the model had written stays in the conversation, as the person saw it stream.
+      if (partial.trim()) void run.emit("message", { role: "assistant", text: partial, calls: [], usage: { input: 0, output: 0 }, modelMs: 0 });
+      await endCancelled(run).catch(() => undefined);
+      return;
+    }
     const sentence =
       err instanceof ModelProblem
         ? err.message

@@ -155,6 +155,8 @@ export class Run {
 
   /** Wait for the person: an approval or an answer. The run shows as waiting while any wait is open. */
   wait(callId: string, kind: Waiter["kind"]): Promise<WaitAnswer> {
+    // A stopped run opens no new wait: nobody would answer it.
+    if (this.cancelled) return Promise.reject(new RunCancelled(this.cancelled.by));
     const existing = this.waiters.get(callId);
     if (existing) return existing.promise;
     let resolve!: (answer: WaitAnswer) => void;

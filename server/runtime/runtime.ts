@@ -1,13 +1,13 @@
-// The runtime's face: start a run, continue it, decide an approval, answer a question, watch its events, list and
-// read runs, and recover after a restart (a run that was running failed; one waiting for approval waits on, and
-// continues when decided). One Runtime per process holds the loops going in memory.
+// The runtime's face: start a run, continue it, stop it, decide an approval, answer a question, watch its events,
+// list and read runs, and recover after a restart (a run that was running failed; one waiting for approval waits
+// on, and continues when decided). One Runtime per process holds the loops going in memory.
 import type { Db } from "@/db/client";
 import type { RunStatus } from "@/db/schema";
 import { DomainError } from "@/server/errors";
 import { readSources, runCatalog } from "./catalog";
 import { prepareRoots } from "./context";
 import { EventLog, type RunEvent } from "./events";
-import { drive } from "./loop";
+import { drive, endCancelled } from "./loop";
 import { catalogOf, replay, startOf } from "./replay";
 import { Run, type RuntimeSettings } from "./run";
 import type { Decision, Person } from "./shapes";
@@ -31,6 +31,23 @@ function busy(id: string, status: RunStatus): DomainError {
       : "This run is still working; wait for it to finish, then send your message.",
     { id, status },
   );
+}
+
+function ended(id: string, status: RunStatus): DomainError {
+  return new DomainError("CONFLICT", "RUN_ENDED", "This run has already ended, so there is nothing to stop; send a message to continue it.", { id, status });
+}
+
+/** What a waiting run waits on, from its events: the person's answer when only questions are open. */
+function waitOf(events: RunEvent[]): "approval" | "question" {
+  const open = new Map<string, "approval" | "question">();
+  for (const event of events) {
+    const callId = String(event.data.callId);
+    if (event.type === "approval_requested") open.set(callId, "approval");
+    else if (event.type === "question_asked") open.set(callId, "question");
+    else if (event.type === "approval_decided" || event.type === "question_answered" || event.type === "tool_result") open.delete(callId);
+  }
+  const kinds = [...open.values()];
+  return kinds.length > 0 && kinds.every((kind) => kind === "question") ? "question" : "approval";
 }
 
 export class Runtime {
@@ -67,7 +84,8 @@ export class Runtime {
         await before?.();
         await drive(run);
       } catch (err) {
-        if (!run.abandoned) await run.setStatus("failed", `The run could not start: ${(err as Error).message}`).catch(() => undefined);
+        if (run.cancelled && !run.abandoned) await endCancelled(run).catch(() => undefined);
+        else if (!run.abandoned) await run.setStatus("failed", `The run could not start: ${(err as Error).message}`).catch(() => undefined);
       } finally {
         if (this.live.get(run.id)?.run === run) this.live.delete(run.id);
       }
@@ -164,14 +182,50 @@ export class Runtime {
     return { runId, callId };
   }
 
+  /**
+   * Stop a run for the person: one going in this process stops where it is and its loop ends it; one waiting on
+   * the person but not in memory (the studio restarted) is ended here. A run that has ended cannot be stopped.
+   */
+  async cancel(runId: string, user: Who): Promise<{ runId: string }> {
+    await this.resuming.get(runId)?.catch(() => undefined);
+    const live = this.live.get(runId)?.run;
+    const status = live?.status ?? (await runRow(this.db, runId)).status;
+    if (status !== "running" && status !== "waiting") throw ended(runId, status);
+    if (live) {
+      live.cancel(person(user));
+      return { runId };
+    }
+    // A decision may have woken the run while its row was read.
+    if (this.live.has(runId) || this.resuming.has(runId)) return this.cancel(runId, user);
+    const stopping = this.stopAtRest(runId, person(user)).finally(() => this.resuming.delete(runId));
+    // Held where resumes are, so a decision arriving meanwhile finds nothing left to decide.
+    this.resuming.set(runId, stopping);
+    await stopping;
+    return { runId };
+  }
+
+  /**
+   * A run not in memory, stopped from its events: driven once more, already stopped, so each open call answers
+   * that it was stopped (or lost in the restart) and the loop ends the run as cancelled.
+   */
+  private async stopAtRest(runId: string, by: Person): Promise<Run> {
+    const run = await this.rebuild(runId);
+    run.cancel(by);
+    this.launch(run);
+    await this.idle(runId);
+    return run;
+  }
+
   /** The run's events after `lastEventId` (all of them without one), then live ones until the signal aborts. */
   async subscribe(runId: string, lastEventId?: string | null, signal?: AbortSignal): Promise<AsyncGenerator<RunEvent>> {
     await runRow(this.db, runId);
     return this.log.subscribe(runId, lastEventId, signal);
   }
 
-  list(filter: { agentId?: string; status?: RunStatus } = {}): Promise<RunSummary[]> {
-    return listRuns(this.db, filter);
+  /** Newest first; a waiting run says what it waits on, so the list can ask for an approval or an answer. */
+  async list(filter: { agentId?: string; status?: RunStatus } = {}): Promise<(RunSummary & { waitingFor: "approval" | "question" | null })[]> {
+    const runs = await listRuns(this.db, filter);
+    return Promise.all(runs.map(async (run) => ({ ...run, waitingFor: run.status === "waiting" ? waitOf(await this.log.stored(run.id)) : null })));
   }
 
   async get(runId: string): Promise<{ run: RunSummary; events: RunEvent[] }> {

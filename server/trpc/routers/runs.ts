@@ -19,6 +19,8 @@ export const runsRouter = router({
     .input(z.object({ runId, message }))
     .mutation(async ({ input, ctx }) => (await studioRuntime()).send({ runId: input.runId, message: input.message, user: ctx.user })),
 
+  cancel: builderProcedure.input(z.object({ runId })).mutation(async ({ input, ctx }) => (await studioRuntime()).cancel(input.runId, ctx.user)),
+
   decide: builderProcedure
     .input(z.object({ runId, callId, decision: z.enum(["once", "always", "deny"]) }))
     .mutation(async ({ input, ctx }) => (await studioRuntime()).decide(input.runId, input.callId, input.decision, ctx.user)),
@@ -33,6 +35,12 @@ export const runsRouter = router({
       const events = await (await studioRuntime()).subscribe(input.runId, input.lastEventId, signal);
       for await (const event of events) yield tracked(event.id, event);
     }),
+
+  /** Any run started or changing status: a list of runs re-reads itself on each, instead of polling. */
+  changes: builderProcedure.subscription(async function* ({ signal }) {
+    const runtime = await studioRuntime();
+    yield* runtime.log.statusChanges(signal ?? new AbortController().signal);
+  }),
 
   list: builderProcedure
     .input(z.object({ agentId: z.string().uuid().optional(), status: z.enum(runStatuses).optional() }).optional())
