@@ -3,7 +3,7 @@
 // few queries rather than queue behind each other's. A subscriber resumes from an event id: first the stored
 // events after it, then live ones. A message's text deltas are streamed but not stored (the whole message is),
 // with ids "<last stored id>.<n>" so resuming from one replays what was stored after that id.
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { runEvents } from "@/db/schema";
 import type { RunEventType } from "./shapes";
@@ -130,12 +130,12 @@ export class EventLog {
     };
   }
 
-  /** The run's stored events after an id, in order. */
-  async stored(runId: string, after = 0): Promise<RunEvent[]> {
+  /** The run's stored events after an id, in order; only those of `types` when given. */
+  async stored(runId: string, after = 0, types?: readonly RunEventType[]): Promise<RunEvent[]> {
     const rows = await this.db
       .select()
       .from(runEvents)
-      .where(and(eq(runEvents.runId, runId), gt(runEvents.id, after)))
+      .where(and(eq(runEvents.runId, runId), gt(runEvents.id, after), types ? inArray(runEvents.type, [...types]) : undefined))
       .orderBy(asc(runEvents.id));
     return rows.map((r) => ({ id: String(r.id), runId: r.runId, type: r.type as RunEventType, data: r.data, at: r.at.toISOString() }));
   }

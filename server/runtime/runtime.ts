@@ -38,6 +38,9 @@ function ended(id: string, status: RunStatus): DomainError {
 }
 
 /** What a waiting run waits on, from its events: the person's answer when only questions are open. */
+/** The events that open and close a wait on the person: all waitOf reads. */
+const WAIT_EVENTS = ["approval_requested", "question_asked", "approval_decided", "question_answered", "tool_result"] as const;
+
 function waitOf(events: RunEvent[]): "approval" | "question" {
   const open = new Map<string, "approval" | "question">();
   for (const event of events) {
@@ -225,7 +228,7 @@ export class Runtime {
   /** Newest first; a waiting run says what it waits on, so the list can ask for an approval or an answer. */
   async list(filter: { agentId?: string; status?: RunStatus } = {}): Promise<(RunSummary & { waitingFor: "approval" | "question" | null })[]> {
     const runs = await listRuns(this.db, filter);
-    return Promise.all(runs.map(async (run) => ({ ...run, waitingFor: run.status === "waiting" ? waitOf(await this.log.stored(run.id)) : null })));
+    return Promise.all(runs.map(async (run) => ({ ...run, waitingFor: run.status === "waiting" ? waitOf(await this.log.stored(run.id, 0, WAIT_EVENTS)) : null })));
   }
 
   async get(runId: string): Promise<{ run: RunSummary; events: RunEvent[] }> {
