@@ -238,7 +238,8 @@ export class Runtime {
 
   /**
    * At start-up: a run that was running when the studio stopped has failed, and says so; one waiting for approval
-   * stays waiting, and is rebuilt from its events when the decision arrives.
+   * stays waiting, and is rebuilt from its events when the decision arrives; one that waited only inside a tool
+   * goes on at once.
    */
   async recover(): Promise<{ failed: string[]; waiting: string[] }> {
     const failed = await runsWithStatus(this.db, "running");
@@ -247,7 +248,17 @@ export class Runtime {
       await updateRun(this.db, id, { status: "failed", error: RESTARTED_DURING_RUN, endedAt: new Date() });
       await this.log.append(id, "status", { status: "failed", error: RESTARTED_DURING_RUN });
     }
-    return { failed, waiting: await runsWithStatus(this.db, "waiting") };
+    const waiting: string[] = [];
+    for (const id of await runsWithStatus(this.db, "waiting")) {
+      if (this.live.has(id)) continue;
+      // A run whose only wait lived in a tool (a tree tool's ctx.ask, or the approval of a call it made through
+      // ctx.system) waits on nothing now: that tool went with the old process. It goes on at once, the call
+      // answering that the studio restarted, rather than show a question nobody can answer.
+      const run = await this.rebuild(id).catch(() => null);
+      if (run && !run.waiting) this.launch(run);
+      else waiting.push(id);
+    }
+    return { failed, waiting };
   }
 
   /** Resolves when the run's loop in this process stops (at once when none is going). */

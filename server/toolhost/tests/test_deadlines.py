@@ -8,7 +8,7 @@ import threading
 import time
 import unittest
 
-from quiverhost.deadlines import Deadlines
+from quiverhost.deadlines import Deadlines, PausableBound
 
 
 class DeadlinesTests(unittest.TestCase):
@@ -54,3 +54,34 @@ class DeadlinesTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PausableBoundTests(unittest.TestCase):
+    """Seed 001: time a call spends waiting on the person never counts against its bound."""
+
+    def test_a_paused_bound_does_not_expire_while_the_call_waits(self):
+        deadlines, fired = Deadlines(), threading.Event()
+        bound = PausableBound(0.1, fired.set, deadlines)
+        bound.pause()
+        self.assertFalse(fired.wait(0.3))  # well past 0.1 s, but waiting
+        bound.resume()
+        started = time.monotonic()
+        self.assertTrue(fired.wait(5))  # the rest of its 0.1 s, counted from the resume
+        self.assertLess(time.monotonic() - started, 0.5)
+        self.assertFalse(bound.done())
+
+    def test_time_waited_is_owed_back_to_a_bound_already_watched(self):
+        deadlines, fired = Deadlines(), threading.Event()
+        bound = PausableBound(0.2, fired.set, deadlines)
+        time.sleep(0.05)
+        bound.pause()
+        time.sleep(0.2)
+        bound.resume()  # 0.15 s left, although 0.25 s have passed
+        self.assertFalse(fired.wait(0.08))
+        self.assertTrue(fired.wait(5))
+
+    def test_a_call_done_in_time_is_never_answered_for(self):
+        deadlines, fired = Deadlines(), threading.Event()
+        bound = PausableBound(0.05, fired.set, deadlines)
+        self.assertTrue(bound.done())
+        self.assertFalse(fired.wait(0.2))

@@ -6,7 +6,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { like } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase } from "@/db/client";
 import { audit } from "@/db/schema";
+import { closeAll } from "@/server/host";
+import { Runtime } from "@/server/runtime";
+import { RESTARTED } from "@/server/runtime/dispatch";
 import { call, calls, text, toolMessages } from "@/tests/support/loopback-model";
 import { ANN, dataOf, settled, sleep, studio, waitForEvent, type Studio } from "./setup";
 
@@ -226,3 +230,23 @@ describe("ctx.system and ctx.ask from a tree tool", () => {
     expect(dataOf(await s.events(runId), "tool_result")[0]).toMatchObject({ outcome: "ok", text: "the person said yes" });
   });
 });
+
+describe("a restart while a tree tool waits on the person", () => {
+  it("goes on at once: the tool went with the old process, so its call answers that the studio restarted", async () => {
+    const agent = await s.agent({ tools: [{ entry: "tools/desk.py#desk__confirm" }] });
+    s.model.reply(call("desk__confirm", { question: "Ship it?" }), text("I will check first."));
+    const { runId } = await s.runtime.start({ agentId: agent, message: "Go.", user: ANN });
+    await waitForEvent(s.runtime, runId, "question_asked");
+    await waitForEvent(s.runtime, runId, "status", (e) => e.status === "waiting");
+
+    await s.runtime.shutdown();
+    await closeAll();
+    await s.database.close();
+    s.database = await openDatabase({ dataDir: s.dataDir });
+    s.runtime = new Runtime({ db: s.database.db, tree: s.tree, dataDir: s.dataDir, modelRetries: 0 });
+    expect(await s.runtime.recover()).toEqual({ failed: [], waiting: [] });
+    expect((await settled(s, runId)).status).toBe("done");
+    expect(dataOf(await s.events(runId), "tool_result")[0]).toMatchObject({ outcome: "failed", text: RESTARTED });
+  });
+});
+
