@@ -1,5 +1,6 @@
 // The runtime's figures: 100 concurrent runs of 5 tool calls each against the loopback model, through the real
-// loop, the real Python tool host and an embedded database (PGlite): total time, steps per second, the p95 of each
+// loop, the real Python tool host and an embedded database (PGlite; PostgreSQL when DATABASE_URL is set, where the
+// database's work happens outside the studio's event loop): total time, steps per second, the p95 of each
 // step's overhead once the model's own time is taken out, and a count proving every step was stored. Run twice:
 // (a) the model answers at once, so all 100 runs want the CPU together; (b) it answers in 0–2 s, as a model server
 // does. The loopback runs in a process of its own, so its work is not charged to the studio. Run: npm run bench:runs
@@ -80,13 +81,13 @@ async function main() {
   mkdirSync(tree, { recursive: true });
   writeFileSync(path.join(tree, "bench.py"), TOOL);
   process.env.QUIVER_SECRET_KEY ??= "00".repeat(32);
-  const database = await openDatabase({ dataDir });
+  const database = await openDatabase({ dataDir, databaseUrl: process.env.DATABASE_URL || undefined });
   const model = await loopbackProcess();
   const steps: StepMetrics[] = [];
   const runtime = new Runtime({ db: database.db, tree, dataDir, modelRetries: 0, onStep: (step) => steps.push(step) });
   let complete = true;
   try {
-    console.log(`${RUNS} concurrent runs × ${CALLS} tool calls: loopback model (own process), Python tool host, PGlite`);
+    console.log(`${RUNS} concurrent runs × ${CALLS} tool calls: loopback model (own process), Python tool host, ${database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : "PGlite"}`);
     for (const scenario of SCENARIOS) {
       const { id: agentId } = await createAgent(
         database.db,
