@@ -8,16 +8,27 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { Pool } from "pg";
+import { Pool, type PoolClient } from "pg";
 import * as schema from "./schema";
 import { acquireLock } from "./lock";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DbKind = "pglite" | "postgres";
 
+/**
+ * PostgreSQL's LISTEN/NOTIFY on one channel: how studio processes sharing a database tell each other what changed.
+ * Absent on PGlite, which only one process can open.
+ */
+export type Channel = {
+  /** Deliver each payload sent on the channel, by any process (this one included), until the returned stop. */
+  listen(onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  notify(payload: string): Promise<void>;
+};
+
 export type Database = {
   db: Db;
   kind: DbKind;
+  channel?: Channel;
   /** Closes the connection (and releases the data folder's lock); safe to call twice. */
   close(): Promise<void>;
 };
@@ -25,6 +36,51 @@ export type Database = {
 export type OpenOptions = { databaseUrl?: string; dataDir: string; migrationsDir?: string };
 
 export const defaultMigrationsDir = path.join(process.cwd(), "db", "migrations");
+
+const CHANNEL = "quiver_runs";
+
+/** LISTEN on a connection of its own, taken again if it drops; NOTIFY through the pool. */
+function pgChannel(pool: Pool): Channel & { stopAll(): Promise<void> } {
+  const listening = new Set<() => Promise<void>>();
+  return {
+    async stopAll() {
+      await Promise.all([...listening].map((stop) => stop()));
+    },
+    async listen(onMessage) {
+      let stopped = false;
+      let client: PoolClient | null = null;
+      const connect = async (): Promise<void> => {
+        const taken = await pool.connect();
+        taken.on("notification", (m) => {
+          if (m.channel === CHANNEL && m.payload) onMessage(m.payload);
+        });
+        taken.on("error", () => {
+          // The connection dropped: take another, unless listening has stopped.
+          taken.release(true);
+          if (client === taken) client = null;
+          if (!stopped) setTimeout(() => void connect().catch(() => undefined), 1_000).unref();
+        });
+        await taken.query(`LISTEN ${CHANNEL}`);
+        client = taken;
+      };
+      await connect();
+      const stop = async () => {
+        listening.delete(stop);
+        stopped = true;
+        const taken = client;
+        client = null;
+        if (!taken) return;
+        await taken.query(`UNLISTEN ${CHANNEL}`).catch(() => undefined);
+        taken.release();
+      };
+      listening.add(stop);
+      return stop;
+    },
+    async notify(payload) {
+      await pool.query("SELECT pg_notify($1, $2)", [CHANNEL, payload]);
+    },
+  };
+}
 
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
@@ -39,12 +95,16 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       throw explain(err, "PostgreSQL at DATABASE_URL");
     }
     let closed = false;
+    const channel = pgChannel(pool);
     return {
       db: db as unknown as Db,
       kind: "postgres",
+      channel,
       close: async () => {
         if (closed) return;
         closed = true;
+        // A listening connection is checked out of the pool, which would otherwise wait for it.
+        await channel.stopAll();
         await pool.end();
       },
     };

@@ -39,6 +39,13 @@ export class EventLog {
   private readonly statusListeners = new Set<Listener>();
   /** Per run: the last stored id published, and how many deltas followed it. */
   private readonly last = new Map<string, { id: number; deltas: number }>();
+  /** Per run driven elsewhere: the last stored id published here, and the read of newer ones under way. */
+  private readonly elsewhere = new Map<string, { id: number; reading: Promise<void> }>();
+  /**
+   * Told after each batch is stored: per run, its newest id and its newest status (or "running" for a run that
+   * started), so other studio processes sharing the database can follow (bus.ts).
+   */
+  onStored: ((runs: Map<string, { id: number; status: string | null }>) => void) | null = null;
 
   constructor(private readonly db: Db) {}
 
@@ -70,12 +77,16 @@ export class EventLog {
           .returning({ id: runEvents.id });
         // Serial ids are taken in VALUES order, whatever order RETURNING lists them in.
         const ids = rows.map((r) => r.id).sort((a, b) => a - b);
+        const stored = new Map<string, { id: number; status: string | null }>();
         batch.forEach((p, i) => {
           const event: RunEvent = { id: String(ids[i]), runId: p.runId, type: p.type, data: p.data, at: p.at.toISOString() };
           this.last.set(p.runId, { id: ids[i]!, deltas: 0 });
+          const status = p.type === "status" ? String(p.data.status) : p.type === "run_started" ? "running" : null;
+          stored.set(p.runId, { id: ids[i]!, status: status ?? stored.get(p.runId)?.status ?? null });
           this.publish(event);
           p.done(event);
         });
+        this.onStored?.(stored);
       } catch (err) {
         for (const p of batch) p.done(err instanceof Error ? err : new Error(String(err)));
       }
@@ -91,6 +102,31 @@ export class EventLog {
   private publish(event: RunEvent): void {
     for (const listener of this.listeners.get(event.runId) ?? []) listener(event);
     if (event.type === "status" || event.type === "run_started") for (const listener of this.statusListeners) listener(event);
+  }
+
+  /**
+   * Another process stored events of these runs: the ones this process has watchers for are read from the table
+   * and published here (in order, once each); a changed status reaches the lists of runs.
+   */
+  storedElsewhere(runs: [string, number, string | null][]): void {
+    for (const [runId, id, status] of runs) {
+      if (status !== null) {
+        const event: RunEvent = { id: String(id), runId, type: "status", data: { status }, at: new Date().toISOString() };
+        for (const listener of this.statusListeners) listener(event);
+      }
+      if (!this.listeners.has(runId)) continue;
+      const known = this.elsewhere.get(runId) ?? { id: 0, reading: Promise.resolve() };
+      if (id <= known.id) continue;
+      known.reading = known.reading.then(async () => {
+        const after = Math.max(known.id, this.last.get(runId)?.id ?? 0);
+        if (id <= after) return;
+        for (const event of await this.stored(runId, after).catch(() => [])) {
+          known.id = Math.max(known.id, Number(event.id));
+          this.publish(event);
+        }
+      });
+      this.elsewhere.set(runId, known);
+    }
   }
 
   /** Each run's start and every change of a run's status, live (nothing stored is replayed), until the signal aborts. */
@@ -126,7 +162,10 @@ export class EventLog {
     set.add(listener);
     return () => {
       set.delete(listener);
-      if (set.size === 0) this.listeners.delete(runId);
+      if (set.size === 0) {
+        this.listeners.delete(runId);
+        this.elsewhere.delete(runId);
+      }
     };
   }
 
@@ -157,6 +196,10 @@ export class EventLog {
         seen = Number(event.id);
         yield event;
       }
+      // Events another process stores later are read from here on, not from the start.
+      const known = this.elsewhere.get(runId);
+      if (!known) this.elsewhere.set(runId, { id: seen, reading: Promise.resolve() });
+      else known.id = Math.max(known.id, seen);
       for (;;) {
         if (signal?.aborted) return;
         const next = buffer.shift();

@@ -1,7 +1,7 @@
 // The runtime as the rest of the studio uses it: the one Runtime of this process over the studio's database and
 // tree, recovered on first use (runs left running by a previous process fail; waiting ones wait on), and the
 // functions the tRPC router calls. Kept on globalThis so a reload in `next dev` does not orphan running loops.
-import { getDb } from "@/server/db";
+import { startDatabase } from "@/server/db";
 import { env } from "@/server/env";
 import { Runtime, type Who } from "./runtime";
 import type { Decision } from "./shapes";
@@ -17,7 +17,9 @@ const holder = globalThis as typeof globalThis & { __quiverRuntime?: Promise<Run
 export function studioRuntime(): Promise<Runtime> {
   holder.__quiverRuntime ??= (async () => {
     const { toolsDir, dataDir } = env();
-    const runtime = new Runtime({ db: await getDb(), tree: toolsDir, dataDir });
+    const database = await startDatabase();
+    const runtime = new Runtime({ db: database.db, channel: database.channel, tree: toolsDir, dataDir });
+    await runtime.connect();
     await runtime.recover();
     return runtime;
   })().catch((err: unknown) => {

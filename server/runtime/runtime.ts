@@ -3,7 +3,9 @@
 // on, and continues when decided). One Runtime per process holds the loops going in memory.
 import type { Db } from "@/db/client";
 import type { RunStatus } from "@/db/schema";
-import { DomainError } from "@/server/errors";
+import type { Channel } from "@/db/client";
+import { DomainError, type ErrorKind } from "@/server/errors";
+import { RunBus, type Action, type Reply as BusReply } from "./bus";
 import { readSources, runCatalog } from "./catalog";
 import { prepareRoots } from "./context";
 import { EventLog, type RunEvent } from "./events";
@@ -16,7 +18,13 @@ import { VOICE_TIMING } from "./voice";
 
 export const RESTARTED_DURING_RUN = "The studio restarted during this run.";
 
-export type RuntimeOptions = { db: Db; tree: string; dataDir: string } & Partial<RuntimeSettings>;
+export type RuntimeOptions = {
+  db: Db;
+  tree: string;
+  dataDir: string;
+  /** PostgreSQL's LISTEN/NOTIFY, where other studio processes may share the database (bus.ts). */
+  channel?: Channel;
+} & Partial<RuntimeSettings>;
 
 export type Who = { id: string; name?: string | null };
 
@@ -60,8 +68,12 @@ export class Runtime {
   /** Resumes under way, so two decisions at once rebuild a run once. */
   private readonly resuming = new Map<string, Promise<Run>>();
 
+  private readonly bus: RunBus | null;
+
   constructor(private readonly options: RuntimeOptions) {
     this.log = new EventLog(options.db);
+    this.bus = options.channel ? new RunBus(options.channel) : null;
+    if (this.bus) this.log.onStored = (runs) => this.bus!.announce(runs);
     this.settings = {
       voice: options.voice ?? VOICE_TIMING,
       modelRetries: options.modelRetries ?? 2,
@@ -134,6 +146,43 @@ export class Runtime {
     return run;
   }
 
+  /** Listen to the other studio processes sharing the database, where there may be some. */
+  async connect(): Promise<void> {
+    await this.bus?.start({
+      onEvents: (runs) => this.log.storedElsewhere(runs),
+      onControl: (runId, action) => this.control(runId, action),
+    });
+  }
+
+  /**
+   * The person's word on a run this process is not driving, passed to the process that is: true when one took it
+   * (its error rethrown here), false when none drives it and this process should act itself.
+   */
+  private async drivenElsewhere(runId: string, action: Action): Promise<boolean> {
+    if (!this.bus || this.live.has(runId) || this.resuming.has(runId)) return false;
+    const row = await runRow(this.db, runId);
+    if (row.status !== "running" && row.status !== "waiting") return false;
+    const reply = await this.bus.ask(runId, action);
+    if (!reply.handled) return false;
+    if (reply.error) throw new DomainError(reply.error.kind as ErrorKind, reply.error.reason, reply.error.message, reply.error.details);
+    return true;
+  }
+
+  /** Another process passes on the person's word: acted on when this process drives the run, else left alone. */
+  private async control(runId: string, action: Action): Promise<Extract<BusReply, { handled: true }>["error"] | undefined> {
+    const run = this.live.get(runId)?.run ?? (await this.resuming.get(runId)?.catch(() => undefined));
+    if (!run || run.abandoned) return undefined;
+    try {
+      if (action.kind === "decide") run.settle(action.callId, "approval", { decision: action.decision, by: action.by });
+      else if (action.kind === "answer") run.settle(action.callId, "question", { answer: action.answer, by: action.by });
+      else if (action.kind === "cancel") run.cancel(action.by);
+      return null;
+    } catch (err) {
+      if (err instanceof DomainError) return { kind: err.kind, reason: err.reason, message: err.message, details: err.details };
+      throw err;
+    }
+  }
+
   /** A run waiting on the person that is not in memory (the studio restarted): rebuilt and driven again. */
   private async resumed(runId: string): Promise<Run> {
     const live = this.live.get(runId);
@@ -173,6 +222,7 @@ export class Runtime {
 
   /** The person's decision on a call waiting for approval: once, always in this run, or deny. */
   async decide(runId: string, callId: string, decision: Decision, user: Who): Promise<{ runId: string; callId: string; decision: Decision }> {
+    if (await this.drivenElsewhere(runId, { kind: "decide", callId, decision, by: person(user) })) return { runId, callId, decision };
     const run = await this.resumed(runId);
     run.settle(callId, "approval", { decision, by: person(user) });
     return { runId, callId, decision };
@@ -180,6 +230,7 @@ export class Runtime {
 
   /** The person's reply to ask_user; null when they would rather not answer. */
   async answer(runId: string, callId: string, answer: string | null, user: Who): Promise<{ runId: string; callId: string }> {
+    if (await this.drivenElsewhere(runId, { kind: "answer", callId, answer, by: person(user) })) return { runId, callId };
     const run = await this.resumed(runId);
     run.settle(callId, "question", { answer, by: person(user) });
     return { runId, callId };
@@ -190,6 +241,7 @@ export class Runtime {
    * the person but not in memory (the studio restarted) is ended here. A run that has ended cannot be stopped.
    */
   async cancel(runId: string, user: Who): Promise<{ runId: string }> {
+    if (await this.drivenElsewhere(runId, { kind: "cancel", by: person(user) })) return { runId };
     await this.resuming.get(runId)?.catch(() => undefined);
     const live = this.live.get(runId)?.run;
     const status = live?.status ?? (await runRow(this.db, runId)).status;
@@ -242,14 +294,17 @@ export class Runtime {
    * goes on at once.
    */
   async recover(): Promise<{ failed: string[]; waiting: string[] }> {
-    const failed = await runsWithStatus(this.db, "running");
-    for (const id of failed) {
+    // Runs another process sharing the database is driving are its own: left as they are.
+    const running = await this.notDrivenElsewhere(await runsWithStatus(this.db, "running"));
+    const failed: string[] = [];
+    for (const id of running) {
       if (this.live.has(id)) continue;
+      failed.push(id);
       await updateRun(this.db, id, { status: "failed", error: RESTARTED_DURING_RUN, endedAt: new Date() });
       await this.log.append(id, "status", { status: "failed", error: RESTARTED_DURING_RUN });
     }
     const waiting: string[] = [];
-    for (const id of await runsWithStatus(this.db, "waiting")) {
+    for (const id of await this.notDrivenElsewhere(await runsWithStatus(this.db, "waiting"))) {
       if (this.live.has(id)) continue;
       // A run whose only wait lived in a tool (a tree tool's ctx.ask, or the approval of a call it made through
       // ctx.system) waits on nothing now: that tool went with the old process. It goes on at once, the call
@@ -259,6 +314,14 @@ export class Runtime {
       else waiting.push(id);
     }
     return { failed, waiting };
+  }
+
+  /** The runs no other studio process answers for (all of them on PGlite). */
+  private async notDrivenElsewhere(ids: string[]): Promise<string[]> {
+    const bus = this.bus;
+    if (!bus) return ids;
+    const driven = await Promise.all(ids.map(async (id) => !this.live.has(id) && (await bus.ask(id, { kind: "ping" })).handled));
+    return ids.filter((_, i) => !driven[i]);
   }
 
   /** Resolves when the run's loop in this process stops (at once when none is going). */
@@ -274,6 +337,7 @@ export class Runtime {
 
   /** Stop every loop of this process without writing anything more, as a process that goes away would. */
   async shutdown(): Promise<void> {
+    await this.bus?.close();
     const loops = [...this.live.values()];
     for (const { run } of loops) run.abandon();
     await Promise.allSettled(loops.map((l) => l.loop));

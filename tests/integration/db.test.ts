@@ -1,15 +1,21 @@
-// The database layer on the embedded PGlite always, and on PostgreSQL when DATABASE_URL is set.
+// The database layer on the embedded PGlite always, and on PostgreSQL when DATABASE_URL is set: there too, two
+// studio processes sharing it (the only file that writes to that database, so its tests never race another's).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/db/client";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "@/db/client";
 import { DataFolderLockedError } from "@/db/lock";
-import { audit } from "@/db/schema";
+import { audit, user } from "@/db/schema";
+import { createAgent } from "@/server/agents/store";
+import { workspaceDir } from "@/server/agents/workspace";
 import { recordAudit } from "@/server/audit/record";
 import { parseEnv } from "@/server/env";
+import { closeAll } from "@/server/host";
+import { Runtime, type RunEvent } from "@/server/runtime";
+import { call, startLoopbackModel, text, type LoopbackModel } from "@/tests/support/loopback-model";
 
 const made: string[] = [];
 function dataDir(): string {
@@ -66,5 +72,111 @@ describe.skipIf(!databaseUrl)("PostgreSQL at DATABASE_URL", () => {
     expect(rows).toEqual([expect.objectContaining({ action: "test.persisted", detail: { n: 1 } })]);
     await database.db.delete(audit).where(eq(audit.target, marker));
     await database.close();
+  });
+});
+
+// Two studio processes on one PostgreSQL, as two Runtimes with their own connections in this test: a browser
+// following a run through either sees its events live, the person's word reaches the process driving the run, and
+// a process starting up leaves alone the runs another one drives.
+describe.skipIf(!databaseUrl)("two studio processes sharing PostgreSQL", () => {
+  const TOOL = `"""Writes that ask first."""\n\n\ndef put(key: str) -> str:\n    """Write a value.\n\n    Args:\n        key: Which value.\n    """\n    return f"put {key}"\n`;
+  const ANN = { id: "user-ann-processes", name: "Ann" };
+  type Side = { database: Database; runtime: Runtime };
+  let tree: string;
+  let shared: string;
+  let model: LoopbackModel;
+  let a: Side;
+  let b: Side;
+
+  const side = async (): Promise<Side> => {
+    const database = await openDatabase({ databaseUrl, dataDir: shared });
+    const runtime = new Runtime({ db: database.db, channel: database.channel, tree, dataDir: shared, modelRetries: 0 });
+    await runtime.connect();
+    return { database, runtime };
+  };
+  const agent = async () =>
+    (
+      await createAgent(
+        a.database.db,
+        ANN.id,
+        {
+          name: `processes ${randomUUID().slice(0, 8)}`,
+          model: { provider: "openai-compatible", model: "loopback", base_url: model.url },
+          tools: [{ entry: "tools/box.py", permissions: { box__put: "ASK" } }],
+        },
+        { tree, workspace: workspaceDir(shared) },
+      )
+    ).id;
+  /** The first event of the run, as the runtime streams it, that matches. */
+  const next = async (runtime: Runtime, runId: string, match: (e: RunEvent) => boolean): Promise<RunEvent> => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 15_000);
+    try {
+      for await (const event of await runtime.subscribe(runId, null, controller.signal)) if (match(event)) return event;
+    } finally {
+      clearTimeout(timer);
+      controller.abort();
+    }
+    throw new Error(`no matching event of run ${runId}`);
+  };
+
+  beforeAll(async () => {
+    process.env.QUIVER_SECRET_KEY ??= "6b".repeat(32);
+    shared = dataDir();
+    tree = path.join(shared, "tools");
+    fs.mkdirSync(tree);
+    fs.writeFileSync(path.join(tree, "box.py"), TOOL);
+    model = await startLoopbackModel();
+    a = await side();
+    b = await side();
+    await a.database.db.insert(user).values({ id: ANN.id, email: "ann-processes@quiver.test", name: ANN.name, role: "builder" }).onConflictDoNothing();
+  });
+  beforeEach(() => model.reset());
+  afterAll(async () => {
+    for (const s of [a, b]) {
+      await s?.runtime.shutdown();
+      await s?.database.close();
+    }
+    await model?.close();
+    await closeAll();
+  });
+
+  it("streams a run driven by one process to a watcher of the other, and relays the approval to the driver", async () => {
+    model.reply(call("box__put", { key: "k" }), text("done"));
+    const { runId } = await a.runtime.start({ agentId: await agent(), message: "Go.", user: ANN });
+    const asked = await next(b.runtime, runId, (e) => e.type === "approval_requested");
+    const done = next(b.runtime, runId, (e) => e.type === "status" && e.data.status === "done");
+    await b.runtime.decide(runId, String(asked.data.callId), "once", ANN);
+    expect(b.runtime.isLive(runId)).toBe(false);
+    await done;
+    await a.runtime.idle(runId);
+    const results = (await b.runtime.get(runId)).events.filter((e) => e.type === "tool_result");
+    expect(results.map((e) => e.data.text)).toEqual(["put k"]);
+  });
+
+  it("leaves a run another process drives alone at start-up, and stops it through that process", async () => {
+    model.reply(call("box__put", { key: "k" }), text("done"));
+    const { runId } = await a.runtime.start({ agentId: await agent(), message: "Go.", user: ANN });
+    await next(a.runtime, runId, (e) => e.type === "status" && e.data.status === "waiting");
+    const recovered = await b.runtime.recover();
+    expect(recovered.failed).not.toContain(runId);
+    expect(recovered.waiting).not.toContain(runId);
+    await b.runtime.cancel(runId, ANN);
+    await a.runtime.idle(runId);
+    expect((await b.runtime.get(runId)).run.status).toBe("cancelled");
+  });
+
+  it("takes a decision itself when no process drives the run any more", async () => {
+    model.reply(call("box__put", { key: "k" }), text("done"));
+    const { runId } = await a.runtime.start({ agentId: await agent(), message: "Go.", user: ANN });
+    const asked = await next(a.runtime, runId, (e) => e.type === "approval_requested");
+    await next(a.runtime, runId, (e) => e.type === "status" && e.data.status === "waiting");
+    // Process a goes away; its run waits on in the database.
+    await a.runtime.shutdown();
+    a = await side();
+    await b.runtime.decide(runId, String(asked.data.callId), "once", ANN);
+    expect(b.runtime.isLive(runId)).toBe(true);
+    await b.runtime.idle(runId);
+    expect((await b.runtime.get(runId)).run.status).toBe("done");
   });
 });
