@@ -119,7 +119,7 @@ async function permitted(run: Run, p: PreparedCall): Promise<string | null> {
   const hook = p.resumed?.asked === "approval" ? null : await consultHook(run, p);
   if (hook?.decision === "refuse") return hookRefusal(op.name, hook);
   let reason = decision.reason;
-  let grantable = true;
+  let grantable = p.resumed?.grantable ?? true;
   if (hook?.decision === "ask") {
     if (!run.deps.settings.canAsk) return `${op.name} was refused and did not run: the call hook asks for approval, and nobody can approve calls in this run.`;
     reason = `The call hook (hooks/tools.py) asks for approval${hook.reason ? `: ${hook.reason}` : "."}`;

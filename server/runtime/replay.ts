@@ -25,6 +25,8 @@ export function replay(run: Run, events: RunEvent[]): void {
   const results = new Map<string, ResultRecord>();
   const asked = new Map<string, "approval" | "question">();
   const approved = new Set<string>();
+  /** Calls the call hook asked about: only they themselves can be approved, never the operation for the run. */
+  const onlyOnce = new Set<string>();
   const started = new Set<string>();
 
   const close = () => {
@@ -53,6 +55,7 @@ export function replay(run: Run, events: RunEvent[]): void {
       }
       case "approval_requested":
         asked.set(String(data.callId), "approval");
+        if (data.grantable === false) onlyOnce.add(String(data.callId));
         break;
       case "question_asked":
         asked.set(String(data.callId), "question");
@@ -61,7 +64,7 @@ export function replay(run: Run, events: RunEvent[]): void {
         const decided = data as EventData["approval_decided"];
         asked.delete(decided.callId);
         if (decided.decision !== "deny") approved.add(decided.callId);
-        if (decided.decision === "always") {
+        if (decided.decision === "always" && !onlyOnce.has(decided.callId)) {
           const call = open?.find((p) => p.callId === decided.callId);
           if (call?.op) run.grants.add(call.op.name);
         }
@@ -99,6 +102,7 @@ export function replay(run: Run, events: RunEvent[]): void {
       resumed: {
         asked: lost(p) ? null : (asked.get(p.callId) ?? null),
         approved: approved.has(p.callId),
+        grantable: !onlyOnce.has(p.callId),
         // A call that had started and is not waiting on the person was running when the studio stopped.
         started: started.has(p.callId) && (!asked.has(p.callId) || lost(p)),
         result: results.get(p.callId) ?? null,

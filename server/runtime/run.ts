@@ -35,7 +35,14 @@ export type PreparedCall = {
   /** A call a tree tool made through ctx.system while it ran: that call's id. */
   parent?: string;
   /** When the run resumes: what already happened to this call. */
-  resumed?: { asked: "approval" | "question" | null; approved: boolean; started: boolean; result: ResultRecord | null };
+  resumed?: {
+    asked: "approval" | "question" | null;
+    approved: boolean;
+    /** False when the call hook asked for this approval: "always" grants nothing beyond this call. */
+    grantable?: boolean;
+    started: boolean;
+    result: ResultRecord | null;
+  };
 };
 
 export type RuntimeSettings = {

@@ -232,6 +232,26 @@ describe("ctx.system and ctx.ask from a tree tool", () => {
 });
 
 describe("a restart while a tree tool waits on the person", () => {
+  it("keeps a call hook's approval to this call only: “always” after a restart grants nothing more", async () => {
+    writeHook(`def check(call):\n    return "ask"\n`);
+    const agent = await s.agent({ tools: [{ entry: "tools/desk.py#desk__note" }] });
+    s.model.reply(call("desk__note", { text: "one" }), call("desk__note", { text: "two" }), text("done"));
+    const { runId } = await s.runtime.start({ agentId: agent, message: "Go.", user: ANN });
+    const first = await waitForEvent(s.runtime, runId, "approval_requested");
+    await waitForEvent(s.runtime, runId, "status", (e) => e.status === "waiting");
+
+    await s.runtime.shutdown();
+    await s.database.close();
+    s.database = await openDatabase({ dataDir: s.dataDir });
+    s.runtime = new Runtime({ db: s.database.db, tree: s.tree, dataDir: s.dataDir, modelRetries: 0 });
+    expect((await s.runtime.recover()).waiting).toEqual([runId]);
+    await s.runtime.decide(runId, first.callId, "always", ANN);
+    const second = await waitForEvent(s.runtime, runId, "approval_requested", (a) => a.callId !== first.callId);
+    await s.runtime.decide(runId, second.callId, "once", ANN);
+    expect((await settled(s, runId)).status).toBe("done");
+    expect(dataOf(await s.events(runId), "tool_result").map((r) => r.text)).toEqual(["noted one", "noted two"]);
+  });
+
   it("goes on at once: the tool went with the old process, so its call answers that the studio restarted", async () => {
     const agent = await s.agent({ tools: [{ entry: "tools/desk.py#desk__confirm" }] });
     s.model.reply(call("desk__confirm", { question: "Ship it?" }), text("I will check first."));
