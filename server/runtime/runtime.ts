@@ -163,9 +163,18 @@ export class Runtime {
     const row = await runRow(this.db, runId);
     if (row.status !== "running" && row.status !== "waiting") return false;
     const reply = await this.bus.ask(runId, action);
-    if (!reply.handled) return false;
+    // No reply in time: unless the word was acted on after all (a slow reply), no process drives the run.
+    if (!reply.handled) return this.actedOn(runId, action);
     if (reply.error) throw new DomainError(reply.error.kind as ErrorKind, reply.error.reason, reply.error.message, reply.error.details);
     return true;
+  }
+
+  /** Whether the run's stored events show the word acted on already (by a process whose reply came late). */
+  private async actedOn(runId: string, action: Action): Promise<boolean> {
+    if (action.kind === "ping") return false;
+    if (action.kind === "cancel") return (await runRow(this.db, runId)).status === "cancelled";
+    const events = await this.log.stored(runId, 0, [action.kind === "decide" ? "approval_decided" : "question_answered"]);
+    return events.some((e) => e.data.callId === action.callId);
   }
 
   /** Another process passes on the person's word: acted on when this process drives the run, else left alone. */
