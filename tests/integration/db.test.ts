@@ -4,11 +4,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/db/client";
 import { DataFolderLockedError } from "@/db/lock";
-import { audit, user } from "@/db/schema";
+import { agents as agentsTable, audit, runs, user } from "@/db/schema";
 import { createAgent } from "@/server/agents/store";
 import { workspaceDir } from "@/server/agents/workspace";
 import { recordAudit } from "@/server/audit/record";
@@ -94,8 +94,9 @@ describe.skipIf(!databaseUrl)("two studio processes sharing PostgreSQL", () => {
     await runtime.connect();
     return { database, runtime };
   };
-  const agent = async () =>
-    (
+  const agents: string[] = [];
+  const agent = async () => {
+    const id = (
       await createAgent(
         a.database.db,
         ANN.id,
@@ -107,6 +108,9 @@ describe.skipIf(!databaseUrl)("two studio processes sharing PostgreSQL", () => {
         { tree, workspace: workspaceDir(shared) },
       )
     ).id;
+    agents.push(id);
+    return id;
+  };
   /** The first event of the run, as the runtime streams it, that matches. */
   const next = async (runtime: Runtime, runId: string, match: (e: RunEvent) => boolean): Promise<RunEvent> => {
     const controller = new AbortController();
@@ -133,6 +137,13 @@ describe.skipIf(!databaseUrl)("two studio processes sharing PostgreSQL", () => {
   });
   beforeEach(() => model.reset());
   afterAll(async () => {
+    // The database outlives this file (the end-to-end tests start a studio on it, whose owner is made only while it
+    // has no account): everything made here goes.
+    if (a && agents.length > 0) {
+      await a.database.db.delete(runs).where(inArray(runs.agentId, agents));
+      await a.database.db.delete(agentsTable).where(inArray(agentsTable.id, agents));
+    }
+    await a?.database.db.delete(user).where(eq(user.id, ANN.id));
     for (const s of [a, b]) {
       await s?.runtime.shutdown();
       await s?.database.close();
