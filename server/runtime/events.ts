@@ -31,6 +31,37 @@ export function storedIdOf(id: string | null | undefined): number {
   return Number.isFinite(n) && n > 0 ? n : 0;
 }
 
+/** What a listener hears, taken in order by one reader that waits while there is nothing, until the signal aborts. */
+class Inbox {
+  private readonly items: RunEvent[] = [];
+  private wake: (() => void) | null = null;
+  private readonly onAbort = () => this.wake?.();
+
+  constructor(private readonly signal?: AbortSignal) {
+    signal?.addEventListener("abort", this.onAbort);
+  }
+
+  readonly push = (event: RunEvent): void => {
+    this.items.push(event);
+    this.wake?.();
+  };
+
+  /** The next event; null once the signal has aborted. */
+  async take(): Promise<RunEvent | null> {
+    for (;;) {
+      if (this.signal?.aborted) return null;
+      const next = this.items.shift();
+      if (next) return next;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = null;
+    }
+  }
+
+  close(): void {
+    this.signal?.removeEventListener("abort", this.onAbort);
+  }
+}
+
 export class EventLog {
   private queue: Pending[] = [];
   private writing: Promise<void> | null = null;
@@ -131,30 +162,18 @@ export class EventLog {
 
   /** Each run's start and every change of a run's status, live (nothing stored is replayed), until the signal aborts. */
   async *statusChanges(signal: AbortSignal): AsyncGenerator<{ runId: string; status: string | null }> {
-    const buffer: RunEvent[] = [];
-    let wake: (() => void) | null = null;
-    const listener: Listener = (event) => {
-      buffer.push(event);
-      wake?.();
-    };
-    this.statusListeners.add(listener);
-    const onAbort = () => wake?.();
-    signal.addEventListener("abort", onAbort);
+    const inbox = new Inbox(signal);
+    this.statusListeners.add(inbox.push);
     try {
-      while (!signal.aborted) {
-        const next = buffer.shift();
-        if (next) {
-          yield { runId: next.runId, status: next.type === "status" ? String(next.data.status) : "running" };
-          continue;
-        }
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = null;
+      for (let next = await inbox.take(); next; next = await inbox.take()) {
+        yield { runId: next.runId, status: next.type === "status" ? String(next.data.status) : "running" };
       }
     } finally {
-      this.statusListeners.delete(listener);
-      signal.removeEventListener("abort", onAbort);
+      this.statusListeners.delete(inbox.push);
+      inbox.close();
     }
   }
+
 
   listen(runId: string, listener: Listener): () => void {
     let set = this.listeners.get(runId);
@@ -181,14 +200,8 @@ export class EventLog {
 
   /** Stored events after `lastEventId`, then live ones, until the signal aborts. */
   async *subscribe(runId: string, lastEventId: string | null | undefined, signal?: AbortSignal): AsyncGenerator<RunEvent> {
-    const buffer: RunEvent[] = [];
-    let wake: (() => void) | null = null;
-    const stop = this.listen(runId, (event) => {
-      buffer.push(event);
-      wake?.();
-    });
-    const onAbort = () => wake?.();
-    signal?.addEventListener("abort", onAbort);
+    const inbox = new Inbox(signal);
+    const stop = this.listen(runId, inbox.push);
     try {
       let seen = storedIdOf(lastEventId);
       for (const event of await this.stored(runId, seen)) {
@@ -200,22 +213,15 @@ export class EventLog {
       const known = this.elsewhere.get(runId);
       if (!known) this.elsewhere.set(runId, { id: seen, reading: Promise.resolve() });
       else known.id = Math.max(known.id, seen);
-      for (;;) {
-        if (signal?.aborted) return;
-        const next = buffer.shift();
-        if (next) {
-          // A live event already replayed from the table (or a delta of a message stored since) is skipped.
-          if (storedIdOf(next.id) < seen || (!next.id.includes(".") && Number(next.id) <= seen)) continue;
-          if (!next.id.includes(".")) seen = Number(next.id);
-          yield next;
-          continue;
-        }
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = null;
+      for (let next = await inbox.take(); next; next = await inbox.take()) {
+        // A live event already replayed from the table (or a delta of a message stored since) is skipped.
+        if (storedIdOf(next.id) < seen || (!next.id.includes(".") && Number(next.id) <= seen)) continue;
+        if (!next.id.includes(".")) seen = Number(next.id);
+        yield next;
       }
     } finally {
       stop();
-      signal?.removeEventListener("abort", onAbort);
+      inbox.close();
     }
   }
 }
