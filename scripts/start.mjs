@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // `npm start`: builds the studio when there is no build or the sources are newer than it, then
-// serves the build. Signals go to the server so it closes the database cleanly (STACK.md pitfall 3).
+// serves the build. Signals go to the server so it closes the embedded database cleanly: without a
+// clean close PGlite's serial ids jump on the next start.
+import "./node-floor.mjs";
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+
+console.log(`Quiver on Node ${process.version}`);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");

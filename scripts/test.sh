@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
+node scripts/node-floor.mjs
 
 chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
 if [ ! -x "$chromium" ]; then
