@@ -1,22 +1,23 @@
 // The runtime's face: start a run, continue it, stop it, decide an approval, answer a question, watch its events,
-// list and read runs, and recover after a restart (a run that was running failed; one waiting for approval waits
-// on, and continues when decided). One Runtime per process holds the loops going in memory.
+// and the lifecycle of the loops this process drives (one Runtime per process holds them in memory). Other
+// processes sharing the database are coordination.ts's business, a restart's leftovers recovery.ts's, and the
+// list and trace of runs queries.ts's; this class only routes to them. Edit when what a person can do to a run changes.
 import type { Db } from "@/db/client";
 import type { RunStatus } from "@/db/schema";
 import type { Channel } from "@/db/client";
-import { DomainError, type ErrorKind } from "@/server/errors";
-import { RunBus, type Action, type Reply as BusReply } from "./bus";
+import { DomainError } from "@/server/errors";
 import { readSources, runCatalog } from "./catalog";
 import { prepareRoots } from "./context";
+import { Coordination } from "./coordination";
 import { EventLog, type RunEvent } from "./events";
 import { drive, endCancelled } from "./loop";
+import { listWithWaits, runWithEvents, type ListedRun } from "./queries";
+import { recover } from "./recovery";
 import { catalogOf, replay, startOf } from "./replay";
 import { Run, type RuntimeSettings } from "./run";
 import type { Decision, Person } from "./shapes";
-import { agentForRun, declarationOf, insertRun, listRuns, runRow, runsWithStatus, runSummary, updateRun, type RunSummary } from "./store";
+import { agentForRun, declarationOf, insertRun, runRow, type RunSummary } from "./store";
 import { VOICE_TIMING } from "./voice";
-
-export const RESTARTED_DURING_RUN = "The studio restarted during this run.";
 
 export type RuntimeOptions = {
   db: Db;
@@ -45,22 +46,6 @@ function ended(id: string, status: RunStatus): DomainError {
   return new DomainError("CONFLICT", "RUN_ENDED", "This run has already ended, so there is nothing to stop; send a message to continue it.", { id, status });
 }
 
-/** What a waiting run waits on, from its events: the person's answer when only questions are open. */
-/** The events that open and close a wait on the person: all waitOf reads. */
-const WAIT_EVENTS = ["approval_requested", "question_asked", "approval_decided", "question_answered", "tool_result"] as const;
-
-function waitOf(events: RunEvent[]): "approval" | "question" {
-  const open = new Map<string, "approval" | "question">();
-  for (const event of events) {
-    const callId = String(event.data.callId);
-    if (event.type === "approval_requested") open.set(callId, "approval");
-    else if (event.type === "question_asked") open.set(callId, "question");
-    else if (event.type === "approval_decided" || event.type === "question_answered" || event.type === "tool_result") open.delete(callId);
-  }
-  const kinds = [...open.values()];
-  return kinds.length > 0 && kinds.every((kind) => kind === "question") ? "question" : "approval";
-}
-
 export class Runtime {
   readonly log: EventLog;
   private readonly settings: RuntimeSettings;
@@ -68,12 +53,16 @@ export class Runtime {
   /** Resumes under way, so two decisions at once rebuild a run once. */
   private readonly resuming = new Map<string, Promise<Run>>();
 
-  private readonly bus: RunBus | null;
+  /** The other studio processes sharing the database, where there are any. */
+  private readonly others: Coordination;
 
   constructor(private readonly options: RuntimeOptions) {
     this.log = new EventLog(options.db);
-    this.bus = options.channel ? new RunBus(options.channel) : null;
-    if (this.bus) this.log.onStored = (runs) => this.bus!.announce(runs);
+    this.others = new Coordination(options.channel, options.db, this.log, {
+      isLive: (runId) => this.live.has(runId),
+      holds: (runId) => this.live.has(runId) || this.resuming.has(runId),
+      driving: async (runId) => this.live.get(runId)?.run ?? (await this.resuming.get(runId)?.catch(() => undefined)),
+    });
     this.settings = {
       voice: options.voice ?? VOICE_TIMING,
       modelRetries: options.modelRetries ?? 2,
@@ -147,49 +136,8 @@ export class Runtime {
   }
 
   /** Listen to the other studio processes sharing the database, where there may be some. */
-  async connect(): Promise<void> {
-    await this.bus?.start({
-      onEvents: (runs) => this.log.storedElsewhere(runs),
-      onControl: (runId, action) => this.control(runId, action),
-    });
-  }
-
-  /**
-   * The person's word on a run this process is not driving, passed to the process that is: true when one took it
-   * (its error rethrown here), false when none drives it and this process should act itself.
-   */
-  private async drivenElsewhere(runId: string, action: Action): Promise<boolean> {
-    if (!this.bus || this.live.has(runId) || this.resuming.has(runId)) return false;
-    const row = await runRow(this.db, runId);
-    if (row.status !== "running" && row.status !== "waiting") return false;
-    const reply = await this.bus.ask(runId, action);
-    // No reply in time: unless the word was acted on after all (a slow reply), no process drives the run.
-    if (!reply.handled) return this.actedOn(runId, action);
-    if (reply.error) throw new DomainError(reply.error.kind as ErrorKind, reply.error.reason, reply.error.message, reply.error.details);
-    return true;
-  }
-
-  /** Whether the run's stored events show the word acted on already (by a process whose reply came late). */
-  private async actedOn(runId: string, action: Action): Promise<boolean> {
-    if (action.kind === "ping") return false;
-    if (action.kind === "cancel") return (await runRow(this.db, runId)).status === "cancelled";
-    const events = await this.log.stored(runId, 0, [action.kind === "decide" ? "approval_decided" : "question_answered"]);
-    return events.some((e) => e.data.callId === action.callId);
-  }
-
-  /** Another process passes on the person's word: acted on when this process drives the run, else left alone. */
-  private async control(runId: string, action: Action): Promise<Extract<BusReply, { handled: true }>["error"] | undefined> {
-    const run = this.live.get(runId)?.run ?? (await this.resuming.get(runId)?.catch(() => undefined));
-    if (!run || run.abandoned) return undefined;
-    try {
-      if (action.kind === "decide") run.settle(action.callId, "approval", { decision: action.decision, by: action.by });
-      else if (action.kind === "answer") run.settle(action.callId, "question", { answer: action.answer, by: action.by });
-      else if (action.kind === "cancel") run.cancel(action.by);
-      return null;
-    } catch (err) {
-      if (err instanceof DomainError) return { kind: err.kind, reason: err.reason, message: err.message, details: err.details };
-      throw err;
-    }
+  connect(): Promise<void> {
+    return this.others.connect();
   }
 
   /** A run waiting on the person that is not in memory (the studio restarted): rebuilt and driven again. */
@@ -231,7 +179,7 @@ export class Runtime {
 
   /** The person's decision on a call waiting for approval: once, always in this run, or deny. */
   async decide(runId: string, callId: string, decision: Decision, user: Who): Promise<{ runId: string; callId: string; decision: Decision }> {
-    if (await this.drivenElsewhere(runId, { kind: "decide", callId, decision, by: person(user) })) return { runId, callId, decision };
+    if (await this.others.passedOn(runId, { kind: "decide", callId, decision, by: person(user) })) return { runId, callId, decision };
     const run = await this.resumed(runId);
     run.settle(callId, "approval", { decision, by: person(user) });
     return { runId, callId, decision };
@@ -239,7 +187,7 @@ export class Runtime {
 
   /** The person's reply to ask_user; null when they would rather not answer. */
   async answer(runId: string, callId: string, answer: string | null, user: Who): Promise<{ runId: string; callId: string }> {
-    if (await this.drivenElsewhere(runId, { kind: "answer", callId, answer, by: person(user) })) return { runId, callId };
+    if (await this.others.passedOn(runId, { kind: "answer", callId, answer, by: person(user) })) return { runId, callId };
     const run = await this.resumed(runId);
     run.settle(callId, "question", { answer, by: person(user) });
     return { runId, callId };
@@ -250,7 +198,7 @@ export class Runtime {
    * the person but not in memory (the studio restarted) is ended here. A run that has ended cannot be stopped.
    */
   async cancel(runId: string, user: Who): Promise<{ runId: string }> {
-    if (await this.drivenElsewhere(runId, { kind: "cancel", by: person(user) })) return { runId };
+    if (await this.others.passedOn(runId, { kind: "cancel", by: person(user) })) return { runId };
     await this.resuming.get(runId)?.catch(() => undefined);
     const live = this.live.get(runId)?.run;
     const status = live?.status ?? (await runRow(this.db, runId)).status;
@@ -287,50 +235,24 @@ export class Runtime {
   }
 
   /** Newest first; a waiting run says what it waits on, so the list can ask for an approval or an answer. */
-  async list(filter: { agentId?: string; status?: RunStatus } = {}): Promise<(RunSummary & { waitingFor: "approval" | "question" | null })[]> {
-    const runs = await listRuns(this.db, filter);
-    return Promise.all(runs.map(async (run) => ({ ...run, waitingFor: run.status === "waiting" ? waitOf(await this.log.stored(run.id, 0, WAIT_EVENTS)) : null })));
+  list(filter: { agentId?: string; status?: RunStatus } = {}): Promise<ListedRun[]> {
+    return listWithWaits(this.db, filter);
   }
 
-  async get(runId: string): Promise<{ run: RunSummary; events: RunEvent[] }> {
-    const run = await runSummary(this.db, runId);
-    return { run, events: await this.log.stored(runId) };
+  get(runId: string): Promise<{ run: RunSummary; events: RunEvent[] }> {
+    return runWithEvents(this.db, this.log, runId);
   }
 
-  /**
-   * At start-up: a run that was running when the studio stopped has failed, and says so; one waiting for approval
-   * stays waiting, and is rebuilt from its events when the decision arrives; one that waited only inside a tool
-   * goes on at once.
-   */
-  async recover(): Promise<{ failed: string[]; waiting: string[] }> {
-    // Runs another process sharing the database is driving are its own: left as they are.
-    const running = await this.notDrivenElsewhere(await runsWithStatus(this.db, "running"));
-    const failed: string[] = [];
-    for (const id of running) {
-      if (this.live.has(id)) continue;
-      failed.push(id);
-      await updateRun(this.db, id, { status: "failed", error: RESTARTED_DURING_RUN, endedAt: new Date() });
-      await this.log.append(id, "status", { status: "failed", error: RESTARTED_DURING_RUN });
-    }
-    const waiting: string[] = [];
-    for (const id of await this.notDrivenElsewhere(await runsWithStatus(this.db, "waiting"))) {
-      if (this.live.has(id)) continue;
-      // A run whose only wait lived in a tool (a tree tool's ctx.ask, or the approval of a call it made through
-      // ctx.system) waits on nothing now: that tool went with the old process. It goes on at once, the call
-      // answering that the studio restarted, rather than show a question nobody can answer.
-      const run = await this.rebuild(id).catch(() => null);
-      if (run && !run.waiting) this.launch(run);
-      else waiting.push(id);
-    }
-    return { failed, waiting };
-  }
-
-  /** The runs no other studio process answers for (all of them on PGlite). */
-  private async notDrivenElsewhere(ids: string[]): Promise<string[]> {
-    const bus = this.bus;
-    if (!bus) return ids;
-    const driven = await Promise.all(ids.map(async (id) => !this.live.has(id) && (await bus.ask(id, { kind: "ping" })).handled));
-    return ids.filter((_, i) => !driven[i]);
+  /** At start-up: what a stopped process left (recovery.ts), the runs another process drives left alone. */
+  recover(): Promise<{ failed: string[]; waiting: string[] }> {
+    return recover({
+      db: this.db,
+      log: this.log,
+      isLive: (runId) => this.live.has(runId),
+      leftOver: (ids) => this.others.leftOver(ids),
+      rebuild: (runId) => this.rebuild(runId),
+      launch: (run) => this.launch(run),
+    });
   }
 
   /** Resolves when the run's loop in this process stops (at once when none is going). */
@@ -346,7 +268,7 @@ export class Runtime {
 
   /** Stop every loop of this process without writing anything more, as a process that goes away would. */
   async shutdown(): Promise<void> {
-    await this.bus?.close();
+    await this.others.close();
     const loops = [...this.live.values()];
     for (const { run } of loops) run.abandon();
     await Promise.allSettled(loops.map((l) => l.loop));

@@ -1,0 +1,59 @@
+// The read side of runs, for /runs and the playground: the list (a waiting run says what it waits on) and one run
+// with its whole trace. Nothing here writes. Edit when what a list or a trace shows changes.
+import { and, asc, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { runEvents, type RunStatus } from "@/db/schema";
+import type { EventLog, RunEvent } from "./events";
+import { listRuns, runSummary, type RunSummary } from "./store";
+
+export type WaitingFor = "approval" | "question";
+export type ListedRun = RunSummary & { waitingFor: WaitingFor | null };
+
+/** The events that open and close a wait on the person: all waitOf reads. */
+const WAIT_EVENTS = ["approval_requested", "question_asked", "approval_decided", "question_answered", "tool_result"];
+
+type WaitEvent = { type: string; callId: string | null };
+
+/** What a waiting run waits on, from its wait events in order: the person's answer when only questions are open. */
+export function waitOf(events: readonly WaitEvent[]): WaitingFor {
+  const open = new Map<string | null, WaitingFor>();
+  for (const { type, callId } of events) {
+    if (type === "approval_requested") open.set(callId, "approval");
+    else if (type === "question_asked") open.set(callId, "question");
+    else open.delete(callId);
+  }
+  const kinds = [...open.values()];
+  return kinds.length > 0 && kinds.every((kind) => kind === "question") ? "question" : "approval";
+}
+
+/**
+ * The wait events of these runs, in one query however many there are: only each event's type and call id, since
+ * a tool_result's text (which may be long) is not needed to know whether the call is still open.
+ */
+async function waitEvents(db: Db, runIds: string[]): Promise<Map<string, WaitEvent[]>> {
+  const byRun = new Map<string, WaitEvent[]>(runIds.map((id) => [id, []]));
+  if (runIds.length === 0) return byRun;
+  const rows = await db
+    .select({ runId: runEvents.runId, type: runEvents.type, callId: sql<string | null>`${runEvents.data}->>'callId'` })
+    .from(runEvents)
+    .where(and(inArray(runEvents.runId, runIds), inArray(runEvents.type, WAIT_EVENTS)))
+    .orderBy(asc(runEvents.id));
+  for (const { runId, type, callId } of rows) byRun.get(runId)!.push({ type, callId });
+  return byRun;
+}
+
+/** Newest first: one query for the runs, and one more for what all the waiting ones among them wait on. */
+export async function listWithWaits(db: Db, filter: { agentId?: string; status?: RunStatus } = {}): Promise<ListedRun[]> {
+  const runs = await listRuns(db, filter);
+  const waits = await waitEvents(
+    db,
+    runs.filter((run) => run.status === "waiting").map((run) => run.id),
+  );
+  return runs.map((run) => ({ ...run, waitingFor: run.status === "waiting" ? waitOf(waits.get(run.id)!) : null }));
+}
+
+/** One run and every event it stored, in order: what its trace is drawn from. */
+export async function runWithEvents(db: Db, log: EventLog, runId: string): Promise<{ run: RunSummary; events: RunEvent[] }> {
+  const run = await runSummary(db, runId);
+  return { run, events: await log.stored(runId) };
+}
