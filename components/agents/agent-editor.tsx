@@ -7,8 +7,10 @@ import Link from "next/link";
 import { Play, Save } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { PageHeader } from "@/components/frame/page-header";
+import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
+import { Time } from "@/components/ui/time";
 import { AboutSection } from "./about-section";
 import { ConflictBanner } from "./conflict-banner";
 import { localProblems, mergeProblems, placeOf, toDeclaration } from "./draft";
@@ -22,8 +24,6 @@ import { SourcesSection } from "./sources-section";
 import { useAgentDraft } from "./use-agent-draft";
 import { useDebounced } from "./use-debounced";
 import { VersionsList } from "./versions-list";
-
-const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 
 export function AgentEditor({ id }: { id: string }) {
   const trpc = useTRPC();
@@ -73,7 +73,7 @@ export function AgentEditor({ id }: { id: string }) {
     return () => window.removeEventListener("beforeunload", warn);
   }, [state.dirty]);
 
-  const otherError = state.saveError && problemsOf(state.saveError).length === 0 && !state.theirs ? state.saveError.message : null;
+  const otherError = state.saveError && problemsOf(state.saveError).length === 0 && !state.theirs ? errorSentence(state.saveError) : null;
   return (
     <div className="flex h-screen min-h-0 flex-col">
       <PageHeader
@@ -81,7 +81,7 @@ export function AgentEditor({ id }: { id: string }) {
         lede={
           <>
             Version {state.baseVersion} · last saved by {agent.updatedByName ?? "someone since removed"},{" "}
-            {dateFormat.format(new Date(agent.updatedAt))}
+            <Time at={agent.updatedAt} />
             {state.dirty ? (
               <span role="status" className="ml-2 inline-flex items-center gap-1 font-medium text-amber-700 dark:text-amber-400">
                 <span aria-hidden className="inline-block h-1.5 w-1.5 rounded-full bg-amber-500" /> Unsaved changes

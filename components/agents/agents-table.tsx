@@ -6,15 +6,16 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Bot, Copy, FileUp, Plus, Search, Trash2 } from "lucide-react";
 import { useMemo, useState } from "react";
+import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
+import { Table, TableBody, TableCell, TableEmpty, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Time } from "@/components/ui/time";
 import { DeleteAgentDialog } from "./delete-agent-dialog";
 import { problemsOf } from "./errors";
 import { ImportAgentDialog } from "./import-agent-dialog";
 import { PROVIDER_LABELS, usesInWords } from "./labels";
 import { freeAgentName, newAgentDeclaration } from "./new-agent";
-
-const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 
 type Row = { id: string; name: string; version: number };
 
@@ -55,8 +56,7 @@ export function AgentsTable() {
     );
   }
 
-  const createError = create.error ? (problemsOf(create.error)[0]?.message ?? create.error.message) : null;
-  const error = createError ?? duplicate.error?.message ?? null;
+  const error = problemsOf(create.error)[0]?.message ?? errorSentence(create.error) ?? errorSentence(duplicate.error);
   const newButton = (
     <Button variant="primary" onClick={newAgent} disabled={create.isPending}>
       <Plus aria-hidden className="h-4 w-4" />
@@ -127,45 +127,45 @@ export function AgentsTable() {
               {newButton}
             </div>
           </div>
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500 dark:border-zinc-800">
-              <tr>
-                <th scope="col" className="py-2 font-medium">Name</th>
-                <th scope="col" className="py-2 pl-6 font-medium">Model</th>
-                <th scope="col" className="py-2 pl-6 font-medium">Can use</th>
-                <th scope="col" className="py-2 pl-6 font-medium">Last run</th>
-                <th scope="col" className="py-2 pl-6 font-medium">Changed</th>
-                <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody>
+          <Table>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Name</TableHead>
+                <TableHead>Model</TableHead>
+                <TableHead>Can use</TableHead>
+                <TableHead>Last run</TableHead>
+                <TableHead>Changed</TableHead>
+                <TableHead><span className="sr-only">Actions</span></TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
               {shown.map((agent) => (
-                <tr key={agent.id} className="border-b border-zinc-100 align-top hover:bg-zinc-50 dark:border-zinc-900 dark:hover:bg-zinc-900">
-                  <td className="py-2">
+                <TableRow key={agent.id} className="align-top">
+                  <TableCell>
                     <Link href={`/agents/${agent.id}`} className="font-medium hover:text-accent hover:underline">
                       {agent.name}
                     </Link>
                     {agent.description ? <span className="block max-w-xs truncate text-xs text-zinc-500">{agent.description}</span> : null}
-                  </td>
-                  <td className="py-2 pl-6">
+                  </TableCell>
+                  <TableCell>
                     <span className="block font-mono text-xs">{agent.model.model}</span>
                     <span className="block text-xs text-zinc-500">{PROVIDER_LABELS[agent.model.provider as keyof typeof PROVIDER_LABELS] ?? agent.model.provider}</span>
-                  </td>
-                  <td className="max-w-md py-2 pl-6 text-zinc-700 dark:text-zinc-300">
+                  </TableCell>
+                  <TableCell className="max-w-md text-zinc-700 dark:text-zinc-300">
                     <span className={agent.entries.length === 0 ? "text-zinc-400" : ""}>{agent.uses}</span>
-                  </td>
-                  <td className="whitespace-nowrap py-2 pl-6 text-zinc-600 dark:text-zinc-400">
+                  </TableCell>
+                  <TableCell className="whitespace-nowrap text-zinc-600 dark:text-zinc-400">
                     {agent.lastRunAt ? (
-                      <time dateTime={new Date(agent.lastRunAt).toISOString()}>{dateFormat.format(new Date(agent.lastRunAt))}</time>
+                      <Time at={agent.lastRunAt} />
                     ) : (
                       <span className="text-zinc-400">Never</span>
                     )}
-                  </td>
-                  <td className="whitespace-nowrap py-2 pl-6 text-zinc-600 dark:text-zinc-400">
-                    <time dateTime={new Date(agent.updatedAt).toISOString()}>{dateFormat.format(new Date(agent.updatedAt))}</time>
+                  </TableCell>
+                  <TableCell className="whitespace-nowrap text-zinc-600 dark:text-zinc-400">
+                    <Time at={agent.updatedAt} />
                     <span className="block text-xs text-zinc-500">by {agent.updatedByName ?? "someone since removed"}</span>
-                  </td>
-                  <td className="whitespace-nowrap py-1.5 text-right">
+                  </TableCell>
+                  <TableCell className="whitespace-nowrap text-right">
                     <Button
                       size="sm"
                       variant="ghost"
@@ -179,12 +179,12 @@ export function AgentsTable() {
                     <Button size="sm" variant="ghost" aria-label={`Delete ${agent.name}`} title="Delete" onClick={() => setDeleting(agent)}>
                       <Trash2 aria-hidden className="h-3.5 w-3.5" />
                     </Button>
-                  </td>
-                </tr>
+                  </TableCell>
+                </TableRow>
               ))}
-            </tbody>
-          </table>
-          {shown.length === 0 ? <p className="mt-4 text-sm text-zinc-600 dark:text-zinc-400">No agent matches “{query}”.</p> : null}
+              {shown.length === 0 ? <TableEmpty colSpan={6}>No agent matches “{query}”.</TableEmpty> : null}
+            </TableBody>
+          </Table>
         </>
       )}
     </section>

@@ -3,8 +3,7 @@
 // changes are dropped), or save yours over it. Never silent.
 import { GitMerge } from "lucide-react";
 import { Button } from "@/components/ui/button";
-
-const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
+import { Time } from "@/components/ui/time";
 
 export type Theirs = { version: number; savedByName: string | null; savedAt: Date | string; summary: string | null };
 
@@ -13,7 +12,7 @@ export function ConflictBanner({ theirs, saving, onLoadTheirs, onOverwrite }: { 
     <div role="alert" className="mt-6 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
       <p className="flex items-center gap-1.5 font-medium">
         <GitMerge aria-hidden className="h-4 w-4" />
-        {theirs.savedByName ?? "Someone"} saved version {theirs.version} of this agent since you opened it ({dateFormat.format(new Date(theirs.savedAt))}).
+        {theirs.savedByName ?? "Someone"} saved version {theirs.version} of this agent since you opened it (<Time at={theirs.savedAt} />).
       </p>
       <p className="mt-1 text-xs">
         Their change: <span className="font-medium">{theirs.summary ?? "…"}</span>. Your changes are not saved yet. Load theirs to drop yours, or

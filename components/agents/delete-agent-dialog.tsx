@@ -1,6 +1,7 @@
 "use client";
 // "Delete": a confirmation naming the agent and what goes with it (every saved version). Refusals show here.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 
@@ -21,7 +22,7 @@ export function DeleteAgentDialog({ agent, onClose }: { agent: { id: string; nam
       onCancel={close}
       title={`Delete ${name}?`}
       description={`${name} and its ${agent?.version === 1 ? "one saved version" : `${agent?.version ?? 0} saved versions`} are deleted for good; export it first if you may want it back.`}
-      error={remove.error?.message}
+      error={errorSentence(remove.error)}
       pending={remove.isPending || !agent}
       confirmLabel={`Delete ${name}`}
       onConfirm={() =>

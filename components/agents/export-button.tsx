@@ -4,6 +4,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Download } from "lucide-react";
 import { useState } from "react";
+import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 
@@ -32,7 +33,7 @@ export function ExportButton({ id, describe }: { id: string; describe: (path: st
         error: false,
       });
     } catch (err) {
-      setNote({ text: (err as Error).message, error: true });
+      setNote({ text: errorSentence(err as Error), error: true });
     } finally {
       setBusy(false);
     }

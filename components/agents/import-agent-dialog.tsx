@@ -3,6 +3,7 @@
 // problem here in the dialog, each with where it is, so the file can be fixed and tried again.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type ChangeEvent, type FormEvent } from "react";
+import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -126,7 +127,7 @@ export function ImportAgentDialog({
                 </ul>
               </>
             ) : (
-              <p>{importAgent.error.message}</p>
+              <p>{errorSentence(importAgent.error)}</p>
             )}
           </div>
         ) : null}

@@ -3,6 +3,7 @@
 // key, picked by the name of a secret: the page never holds a key, only ${NAME}.
 import { useQuery } from "@tanstack/react-query";
 import { KeyRound } from "lucide-react";
+import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
 import type { Problem } from "@/server/agents/declaration";
 import { pickedName } from "@/components/secrets/secret-picker";
@@ -76,7 +77,7 @@ export function ModelSection({ model, problems, onChange }: { model: Model; prob
             </>
           }
           problems={problems}
-          extra={names.error ? [names.error.message] : []}
+          extra={names.error ? [errorSentence(names.error)] : []}
           className="col-span-2"
           hint={
             names.data && known.length === 0

@@ -4,6 +4,7 @@
 // (two sources offering one name). Settings and secrets cannot appear: the server builds this from three fields.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Eye } from "lucide-react";
+import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
 import type { Source } from "@/server/catalog/sources";
 import { sourceOf, splitEntry } from "./draft";
@@ -31,11 +32,7 @@ export function ModelViewPanel({ entries, sources }: { entries: string[]; source
         <p className="mt-1 text-xs font-medium text-zinc-700 dark:text-zinc-300">Settings and secrets are never part of this.</p>
       </div>
       <div className="min-h-0 flex-1 overflow-auto px-4 py-3" aria-busy={view.isFetching}>
-        {view.error ? (
-          <p role="alert" className="text-xs text-red-600">
-            {view.error.message}
-          </p>
-        ) : null}
+        <ErrorText error={view.error} className="text-xs text-red-600" />
         {view.data && view.data.problems.length > 0 ? (
           <ul role="alert" aria-label="Not offered" className="mb-3 flex flex-col gap-1.5 rounded-md bg-red-50 px-3 py-2 text-xs text-red-800 dark:bg-red-950 dark:text-red-200">
             {view.data.problems.map((p, i) => (

@@ -6,6 +6,7 @@ import * as RadixDialog from "@radix-ui/react-dialog";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Search } from "lucide-react";
 import { useState } from "react";
+import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
 import type { Capability } from "@/server/catalog/capabilities";
 import type { Source } from "@/server/catalog/sources";
@@ -110,11 +111,7 @@ export function SourcePalette({
               Nothing matches “{query}”. Try fewer words, or a need such as file.read.
             </p>
           ) : null}
-          {search.error ? (
-            <p role="alert" className="px-4 py-2 text-xs text-red-600">
-              {search.error.message}
-            </p>
-          ) : null}
+          <ErrorText error={search.error} className="px-4 py-2 text-xs text-red-600" />
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>

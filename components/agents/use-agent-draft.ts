@@ -3,11 +3,11 @@
 // conflict the page shows (never a silent overwrite), a refused save keeps the draft as it is.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
+import { refusalOf } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
 import type { AgentDeclaration } from "@/server/agents/declaration";
 import type { Theirs } from "./conflict-banner";
 import { fromDeclaration, sameDraft, toDeclaration, type Draft } from "./draft";
-import { refusalOf } from "./errors";
 
 type State = {
   draft: Draft;

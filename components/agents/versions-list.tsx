@@ -2,10 +2,11 @@
 // Versions: every save of the agent, newest first: who, when, and what changed.
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
+import { Time } from "@/components/ui/time";
 import { EditorSection } from "./editor-section";
 
-const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 const SHOWN = 6;
 
 export function VersionsList({ id, current }: { id: string; current: number }) {
@@ -15,11 +16,7 @@ export function VersionsList({ id, current }: { id: string; current: number }) {
   const rows = versions.data ?? [];
   return (
     <EditorSection id="versions" title="Versions" lede="Every save is kept, with who made it and what changed.">
-      {versions.error ? (
-        <p role="alert" className="text-xs text-red-600">
-          {versions.error.message}
-        </p>
-      ) : null}
+      <ErrorText error={versions.error} className="text-xs text-red-600" />
       <ol className="flex flex-col text-xs">
         {(all ? rows : rows.slice(0, SHOWN)).map((v) => (
           <li key={v.version} className="grid grid-cols-[3rem_1fr_auto] gap-3 border-b border-zinc-100 py-1.5 last:border-b-0 dark:border-zinc-900">
@@ -29,7 +26,7 @@ export function VersionsList({ id, current }: { id: string; current: number }) {
               {v.version === current ? <span className="ml-1.5 text-zinc-500">(open here)</span> : null}
             </span>
             <span className="whitespace-nowrap text-zinc-500">
-              {v.savedByName ?? "someone since removed"} · <time dateTime={new Date(v.savedAt).toISOString()}>{dateFormat.format(new Date(v.savedAt))}</time>
+              {v.savedByName ?? "someone since removed"} · <Time at={v.savedAt} />
             </span>
           </li>
         ))}

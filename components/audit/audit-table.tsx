@@ -2,9 +2,10 @@
 // Settings → Audit: the log, newest first, filtered by who, what and which target.
 import { useQuery } from "@tanstack/react-query";
 import { useDeferredValue, useState } from "react";
+import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
-
-const timeFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "medium" });
+import { Table, TableBody, TableCell, TableEmpty, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Time } from "@/components/ui/time";
 
 export function AuditTable() {
   const trpc = useTRPC();
@@ -36,30 +37,32 @@ export function AuditTable() {
         {input("actor", "Who", "an email or a user id")}
         {input("target", "Target", "a name, a tool, a run")}
       </div>
-      {rows.error ? <p role="alert" className="text-sm text-red-600">{rows.error.message}</p> : null}
-      {rows.data && rows.data.length === 0 ? <p className="text-sm text-zinc-500">Nothing matches these filters.</p> : null}
-      <table className="w-full text-left text-sm">
-        <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500 dark:border-zinc-800">
-          <tr>
-            <th scope="col" className="py-2 font-medium">When</th>
-            <th scope="col" className="py-2 font-medium">Who</th>
-            <th scope="col" className="py-2 font-medium">What</th>
-            <th scope="col" className="py-2 font-medium">Target</th>
-            <th scope="col" className="py-2 font-medium">Detail</th>
-          </tr>
-        </thead>
-        <tbody>
+      <ErrorText error={rows.error} />
+      <Table>
+        <TableHeader>
+          <TableRow>
+            <TableHead>When</TableHead>
+            <TableHead>Who</TableHead>
+            <TableHead>What</TableHead>
+            <TableHead>Target</TableHead>
+            <TableHead>Detail</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
           {(rows.data ?? []).map((row) => (
-            <tr key={row.id} className="border-b border-zinc-100 align-top dark:border-zinc-900">
-              <td className="py-1.5 pr-4 whitespace-nowrap text-zinc-600 dark:text-zinc-400">{timeFormat.format(new Date(row.at))}</td>
-              <td className="py-1.5 pr-4 text-xs" title={row.actor}>{row.actorEmail ?? row.actor}</td>
-              <td className="py-1.5 pr-4 font-mono text-xs">{row.action}</td>
-              <td className="py-1.5 pr-4 font-mono text-xs">{row.target ?? ""}</td>
-              <td className="py-1.5 font-mono text-xs text-zinc-500">{Object.keys(row.detail).length ? JSON.stringify(row.detail) : ""}</td>
-            </tr>
+            <TableRow key={row.id} className="align-top">
+              <TableCell className="whitespace-nowrap text-zinc-600 dark:text-zinc-400">
+                <Time at={row.at} format="seconds" />
+              </TableCell>
+              <TableCell className="text-xs" title={row.actor}>{row.actorEmail ?? row.actor}</TableCell>
+              <TableCell className="font-mono text-xs">{row.action}</TableCell>
+              <TableCell className="font-mono text-xs">{row.target ?? ""}</TableCell>
+              <TableCell className="font-mono text-xs text-zinc-500">{Object.keys(row.detail).length ? JSON.stringify(row.detail) : ""}</TableCell>
+            </TableRow>
           ))}
-        </tbody>
-      </table>
+          {rows.data && rows.data.length === 0 ? <TableEmpty colSpan={5}>Nothing matches these filters.</TableEmpty> : null}
+        </TableBody>
+      </Table>
     </section>
   );
 }

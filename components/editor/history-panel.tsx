@@ -4,8 +4,11 @@
 import { DiffEditor } from "@monaco-editor/react";
 import { skipToken, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
+import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Time } from "@/components/ui/time";
 import { describeChange } from "@/server/tree/schema-diff";
 import { PublishDialog } from "./publish-dialog";
 import { useMonaco } from "./use-monaco";
@@ -46,7 +49,7 @@ export function HistoryPanel({ path }: { path: string }) {
     staleTime: to === WORKING || from === WORKING ? 0 : 30_000,
   });
 
-  if (versions.error) return <p role="alert" className="p-4 text-sm text-red-600">{versions.error.message}</p>;
+  if (versions.error) return <ErrorText error={versions.error} className="p-4 text-sm text-red-600" />;
   if (versions.isPending) return <p className="p-4 text-sm text-zinc-500">Reading the history…</p>;
   if (list.length === 0 || !from) {
     return (
@@ -66,41 +69,41 @@ export function HistoryPanel({ path }: { path: string }) {
 
   return (
     <div className="flex flex-col gap-3 p-3">
-      <table className="w-full text-left text-xs">
-        <caption className="sr-only">Published versions of {path}, newest first</caption>
-        <thead className="text-zinc-500">
-          <tr>
-            <th scope="col" className="w-10 py-1 font-medium">From</th>
-            <th scope="col" className="w-10 py-1 font-medium">To</th>
-            <th scope="col" className="py-1 font-medium">Version</th>
-          </tr>
-        </thead>
-        <tbody>
+      <Table density="compact">
+        <TableCaption className="sr-only">Published versions of {path}, newest first</TableCaption>
+        <TableHeader>
+          <TableRow>
+            <TableHead className="w-10">From</TableHead>
+            <TableHead className="w-10">To</TableHead>
+            <TableHead>Version</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
           {rows.map((row) => {
             const short = row.commit === WORKING ? "the file on disk" : row.commit.slice(0, 7);
             return (
-              <tr key={row.commit} className="border-t border-zinc-100 align-top dark:border-zinc-900">
-                <td className="py-1.5">
+              <TableRow key={row.commit} className="align-top">
+                <TableCell>
                   <input type="radio" name={`history-from-${path}`} aria-label={`Compare from ${short}`} checked={from === row.commit} onChange={() => pick("from", row.commit)} />
-                </td>
-                <td className="py-1.5">
+                </TableCell>
+                <TableCell>
                   <input type="radio" name={`history-to-${path}`} aria-label={`Compare to ${short}`} checked={to === row.commit} onChange={() => pick("to", row.commit)} />
-                </td>
-                <td className="py-1.5">
+                </TableCell>
+                <TableCell>
                   <span className="block text-sm">{row.message.split("\n")[0]}</span>
                   {row.at ? (
                     <span className="text-zinc-500">
-                      <span className="font-mono">{short}</span> · <time dateTime={row.at}>{new Date(row.at).toLocaleString()}</time>
+                      <span className="font-mono">{short}</span> · <Time at={row.at} />
                     </span>
                   ) : (
                     <span className="text-zinc-500">what is saved now; unsaved edits are not included</span>
                   )}
-                </td>
-              </tr>
+                </TableCell>
+              </TableRow>
             );
           })}
-        </tbody>
-      </table>
+        </TableBody>
+      </Table>
 
       <section aria-label="What the model sees differently" className="flex flex-col gap-1">
         <h3 className="text-sm font-semibold">
@@ -109,7 +112,7 @@ export function HistoryPanel({ path }: { path: string }) {
         {from === to ? (
           <p className="text-sm text-zinc-500">Pick two different versions to compare them.</p>
         ) : compare.error ? (
-          <p role="alert" className="text-sm text-red-600">{compare.error.message}</p>
+          <ErrorText error={compare.error} />
         ) : !data ? (
           <p className="text-sm text-zinc-500">Comparing…</p>
         ) : data.schemaDiff.length === 0 ? (

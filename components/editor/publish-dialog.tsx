@@ -2,25 +2,14 @@
 // "Publish": a message, then the whole tree is checked in a fresh interpreter and committed as one version.
 // A refusal lists each failing file with its first error here in the dialog, where it can be read and acted on.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { TRPCClientError } from "@trpc/client";
 import { useState, type FormEvent, type KeyboardEvent } from "react";
+import { errorSentence, problemsIn, refusalOf } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import type { AppRouter } from "@/server/trpc/router";
 
+/** A file that keeps the tree from publishing, with its first error. */
 type Problem = { path: string; line: number | null; message: string };
-
-/** The refusal's reason and, when files have errors, the first error of each. */
-function refusalOf(error: unknown): { reason: string | null; problems: Problem[] } {
-  if (!(error instanceof TRPCClientError)) return { reason: null, problems: [] };
-  const domain = (error as TRPCClientError<AppRouter>).data?.domain;
-  const listed = (domain?.details as { errors?: unknown } | null | undefined)?.errors;
-  const problems = Array.isArray(listed)
-    ? listed.filter((p): p is Problem => typeof p === "object" && p !== null && typeof (p as Problem).path === "string")
-    : [];
-  return { reason: domain?.reason ?? null, problems };
-}
 
 export function PublishDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const trpc = useTRPC();
@@ -34,7 +23,8 @@ export function PublishDialog({ open, onOpenChange }: { open: boolean; onOpenCha
       },
     }),
   );
-  const refusal = refusalOf(publish.error);
+  const { reason } = refusalOf(publish.error);
+  const problems = problemsIn<Problem>(publish.error, "errors", "TREE_HAS_ERRORS");
 
   function changeOpen(next: boolean) {
     // A closed dialog starts clean next time; a publish still running keeps its answer for when it reopens.
@@ -92,13 +82,13 @@ export function PublishDialog({ open, onOpenChange }: { open: boolean; onOpenCha
             </p>
           ) : publish.error ? (
             <div
-              role={refusal.reason === "NOTHING_CHANGED" ? "status" : "alert"}
-              className={refusal.reason === "NOTHING_CHANGED" ? "text-sm text-zinc-600 dark:text-zinc-400" : "text-sm text-red-700 dark:text-red-300"}
+              role={reason === "NOTHING_CHANGED" ? "status" : "alert"}
+              className={reason === "NOTHING_CHANGED" ? "text-sm text-zinc-600 dark:text-zinc-400" : "text-sm text-red-700 dark:text-red-300"}
             >
-              <p>{publish.error.message}</p>
-              {refusal.problems.length > 0 ? (
+              <p>{errorSentence(publish.error)}</p>
+              {problems.length > 0 ? (
                 <ul aria-label="Files with errors" className="mt-2 flex max-h-64 flex-col gap-1.5 overflow-auto">
-                  {refusal.problems.map((problem) => (
+                  {problems.map((problem) => (
                     <li key={problem.path} className="rounded-md bg-red-50 px-2 py-1.5 dark:bg-red-950">
                       <span className="font-mono font-semibold">{problem.path}</span>
                       {problem.line ? <span className="text-red-600 dark:text-red-400">, line {problem.line}</span> : null}

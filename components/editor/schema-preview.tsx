@@ -3,6 +3,7 @@
 // and as a table. Only these three things reach the model (seed 000).
 import { Check, Copy } from "lucide-react";
 import { useState } from "react";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { CatalogFile, CatalogTool } from "@/server/host/protocol";
 
 type Property = { type?: unknown; description?: unknown; default?: unknown; enum?: unknown[]; items?: { type?: unknown } };
@@ -54,28 +55,30 @@ function OperationCard({ tool }: { tool: CatalogTool }) {
         <p className="mt-1 whitespace-pre-wrap text-sm">{tool.description || <em className="text-amber-700">No description: add a docstring whose first line says what this does.</em>}</p>
       </header>
       {properties.length > 0 ? (
-        <table className="w-full text-left text-xs">
-          <thead className="text-zinc-500">
-            <tr>
-              <th scope="col" className="px-3 py-1 font-medium">Parameter</th>
-              <th scope="col" className="py-1 pr-2 font-medium">Type</th>
-              <th scope="col" className="py-1 pr-2 font-medium">Required</th>
-              <th scope="col" className="py-1 pr-2 font-medium">Default</th>
-              <th scope="col" className="py-1 pr-3 font-medium">Description</th>
-            </tr>
-          </thead>
-          <tbody>
-            {properties.map(([name, property]) => (
-              <tr key={name} className="border-t border-zinc-100 align-top dark:border-zinc-900">
-                <td className="px-3 py-1 pr-2 font-mono">{name}</td>
-                <td className="py-1 pr-2 font-mono text-zinc-600 dark:text-zinc-400">{typeLabel(property)}</td>
-                <td className="py-1 pr-2">{required.has(name) ? "yes" : "no"}</td>
-                <td className="py-1 pr-2 font-mono">{"default" in property ? JSON.stringify(property.default) : ""}</td>
-                <td className="py-1 pr-3">{typeof property.description === "string" ? property.description : ""}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div className="px-3">
+          <Table density="compact">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Parameter</TableHead>
+                <TableHead>Type</TableHead>
+                <TableHead>Required</TableHead>
+                <TableHead>Default</TableHead>
+                <TableHead>Description</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {properties.map(([name, property]) => (
+                <TableRow key={name} className="align-top">
+                  <TableCell className="font-mono">{name}</TableCell>
+                  <TableCell className="font-mono text-zinc-600 dark:text-zinc-400">{typeLabel(property)}</TableCell>
+                  <TableCell>{required.has(name) ? "yes" : "no"}</TableCell>
+                  <TableCell className="font-mono">{"default" in property ? JSON.stringify(property.default) : ""}</TableCell>
+                  <TableCell>{typeof property.description === "string" ? property.description : ""}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </div>
       ) : (
         <p className="px-3 py-2 text-xs text-zinc-500">Takes no parameters.</p>
       )}

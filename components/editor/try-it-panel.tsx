@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Play, Save, Trash2 } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { SecretPicker } from "@/components/secrets/secret-picker";
+import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC, useTRPCClient } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 import type { CallResult, CatalogFile } from "@/server/host/protocol";
@@ -102,7 +103,7 @@ export function TryItPanel({ path, entry, unsaved }: { path: string; entry: Cata
                 ? { ...prev, progress: [...prev.progress, event.message] }
                 : { ...prev, result: event.result, durationMs: event.durationMs, running: false },
           ),
-        onError: (err) => setRun((prev) => prev && { ...prev, error: err.message, running: false }),
+        onError: (err) => setRun((prev) => prev && { ...prev, error: errorSentence(err), running: false }),
         onComplete: () => setRun((prev) => prev && { ...prev, running: false }),
       },
     );

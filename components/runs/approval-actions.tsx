@@ -3,6 +3,7 @@
 // the call hook asked about (having read its arguments) can only be approved once.
 import { useMutation } from "@tanstack/react-query";
 import { Check, CheckCheck, X } from "lucide-react";
+import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 
@@ -23,11 +24,7 @@ export function ApprovalActions({ runId, callId, title, grantable = true }: { ru
       <Button size="sm" variant="ghost" disabled={decide.isPending} onClick={() => send("deny")}>
         <X aria-hidden className="h-3.5 w-3.5" /> Deny
       </Button>
-      {decide.error ? (
-        <p role="alert" className="basis-full text-xs text-red-600">
-          {decide.error.message}
-        </p>
-      ) : null}
+      <ErrorText error={decide.error} className="basis-full text-xs text-red-600" />
     </div>
   );
 }

@@ -10,8 +10,6 @@ export function formatDuration(ms: number): string {
   return minutes < 60 ? `${minutes} min ${seconds} s` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-export const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
-
 /** A waiting run's label where what it waits on is not known (the status filter covers both kinds). */
 export const STATUS_LABELS: Record<RunStatus, string> = {
   running: "Running",

@@ -2,6 +2,7 @@
 // The agent's question to the person (ask_user): pick a choice or write an answer; Skip answers nothing.
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
+import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 
@@ -44,11 +45,7 @@ export function QuestionBox({ runId, callId, choices }: { runId: string; callId:
           Skip
         </Button>
       </div>
-      {answer.error ? (
-        <p role="alert" className="text-xs text-red-600">
-          {answer.error.message}
-        </p>
-      ) : null}
+      <ErrorText error={answer.error} className="text-xs text-red-600" />
     </form>
   );
 }

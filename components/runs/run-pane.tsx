@@ -5,6 +5,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { MessagesSquare } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
 import { Conversation } from "./conversation";
 import { MessageBox } from "./message-box";
@@ -39,7 +40,7 @@ export function RunPane({ agentId, agentName, runId, onStarted }: Props) {
       else onStarted((await start.mutateAsync({ agentId, message })).runId);
       return true;
     } catch (err) {
-      setError((err as Error).message);
+      setError(errorSentence(err as Error));
       return false;
     }
   }
@@ -70,7 +71,7 @@ export function RunPane({ agentId, agentName, runId, onStarted }: Props) {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [runId, busy, stopping, stopRun]);
-  const shownError = error ?? cancel.error?.message ?? null;
+  const shownError = error ?? errorSentence(cancel.error);
 
   return (
     <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)_18rem]">

@@ -8,8 +8,10 @@ import { History } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { selectClass } from "@/components/agents/styles";
 import { useTRPC, useTRPCClient } from "@/components/trpc/provider";
+import { Table, TableBody, TableCell, TableEmpty, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Time } from "@/components/ui/time";
 import type { RunStatus } from "@/db/schema";
-import { dateFormat, formatDuration, STATUS_LABELS } from "./format";
+import { formatDuration, STATUS_LABELS } from "./format";
 import { StatusBadge } from "./status-badge";
 
 const statuses = Object.keys(STATUS_LABELS) as RunStatus[];
@@ -90,41 +92,41 @@ export function RunsTable() {
           </select>
         </label>
       </div>
-      <table className="w-full text-left text-sm">
-        <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500 dark:border-zinc-800">
-          <tr>
-            <th scope="col" className="py-2 font-medium">Agent</th>
-            <th scope="col" className="py-2 pl-6 font-medium">Who</th>
-            <th scope="col" className="py-2 pl-6 font-medium">Started</th>
-            <th scope="col" className="py-2 pl-6 font-medium">Status</th>
-            <th scope="col" className="py-2 pl-6 text-right font-medium">Duration</th>
-          </tr>
-        </thead>
-        <tbody>
+      <Table>
+        <TableHeader>
+          <TableRow>
+            <TableHead>Agent</TableHead>
+            <TableHead>Who</TableHead>
+            <TableHead>Started</TableHead>
+            <TableHead>Status</TableHead>
+            <TableHead className="text-right">Duration</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
           {runs.map((run) => (
-            <tr key={run.id} className="border-b border-zinc-100 align-top hover:bg-zinc-50 dark:border-zinc-900 dark:hover:bg-zinc-900">
-              <td className="py-2">
+            <TableRow key={run.id} className="align-top">
+              <TableCell>
                 <Link href={`/runs/${run.id}`} className="font-medium hover:text-accent hover:underline">
                   {run.agentName || "Untitled agent"}
                 </Link>
                 <span className="block text-xs text-zinc-500">version {run.agentVersion}</span>
-              </td>
-              <td className="py-2 pl-6 text-zinc-700 dark:text-zinc-300">{run.startedByName ?? "someone since removed"}</td>
-              <td className="whitespace-nowrap py-2 pl-6 text-zinc-600 dark:text-zinc-400">
-                <time dateTime={new Date(run.startedAt).toISOString()}>{dateFormat.format(new Date(run.startedAt))}</time>
-              </td>
-              <td className="py-2 pl-6">
+              </TableCell>
+              <TableCell className="text-zinc-700 dark:text-zinc-300">{run.startedByName ?? "someone since removed"}</TableCell>
+              <TableCell className="whitespace-nowrap text-zinc-600 dark:text-zinc-400">
+                <Time at={run.startedAt} />
+              </TableCell>
+              <TableCell>
                 <StatusBadge status={run.status} waitingFor={run.waitingFor} />
                 {run.error ? <span className="mt-0.5 block max-w-xs truncate text-xs text-red-600" title={run.error}>{run.error}</span> : null}
-              </td>
-              <td className="whitespace-nowrap py-2 pl-6 text-right tabular-nums text-zinc-600 dark:text-zinc-400">
+              </TableCell>
+              <TableCell className="whitespace-nowrap text-right tabular-nums text-zinc-600 dark:text-zinc-400">
                 {run.endedAt ? formatDuration(new Date(run.endedAt).getTime() - new Date(run.startedAt).getTime()) : "—"}
-              </td>
-            </tr>
+              </TableCell>
+            </TableRow>
           ))}
-        </tbody>
-      </table>
-      {runs.length === 0 && !filtered.isPending ? <p className="mt-4 text-sm text-zinc-600 dark:text-zinc-400">No run matches these filters.</p> : null}
+          {runs.length === 0 && !filtered.isPending ? <TableEmpty colSpan={5}>No run matches these filters.</TableEmpty> : null}
+        </TableBody>
+      </Table>
     </section>
   );
 }

@@ -2,6 +2,7 @@
 // "Delete": a confirmation naming the secret and what uses it. The server refuses while anything references
 // it, and its sentence (what uses it, what to do) shows here.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 
@@ -28,7 +29,7 @@ export function DeleteSecretDialog({
       onCancel={close}
       title={`Delete ${name}?`}
       description={`The value of ${name} is erased for good: nothing can use it afterwards, and it cannot be restored.`}
-      error={remove.error?.message}
+      error={errorSentence(remove.error)}
       pending={remove.isPending}
       confirmLabel={`Delete ${name}`}
       onConfirm={() =>

@@ -3,6 +3,7 @@
 // this form only until it is saved (or the dialog closes): then the field is emptied and nothing can show it.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -83,11 +84,7 @@ export function NewSecretDialog({ open, onOpenChange }: { open: boolean; onOpenC
           placeholder="What it opens, and where to get a new one"
           hint="Builders see this beside the name."
         />
-        {create.error ? (
-          <p role="alert" className="text-sm text-red-600">
-            {create.error.data?.issues?.[0]?.message ?? create.error.message}
-          </p>
-        ) : null}
+        <ErrorText error={create.error} />
         <div className="mt-2 flex justify-end gap-2">
           <Button type="button" variant="ghost" onClick={close}>
             Cancel

@@ -3,6 +3,7 @@
 // secret uses the new value from its next call; the old one is gone.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -54,11 +55,7 @@ export function RotateSecretDialog({ name, onClose }: { name: string | null; onC
           onChange={(e) => setValue(e.target.value)}
           hint="Paste it once; it cannot be shown after saving."
         />
-        {rotate.error ? (
-          <p role="alert" className="text-sm text-red-600">
-            {rotate.error.data?.issues?.[0]?.message ?? rotate.error.message}
-          </p>
-        ) : null}
+        <ErrorText error={rotate.error} />
         <div className="mt-2 flex justify-end gap-2">
           <Button type="button" variant="ghost" onClick={close}>
             Cancel

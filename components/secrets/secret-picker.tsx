@@ -3,6 +3,7 @@
 // file's CREDENTIAL_HELP beside it, and check_secret's sentence once one is picked. Never a field for a value.
 import { useQuery } from "@tanstack/react-query";
 import { CircleAlert, CircleCheck, KeyRound } from "lucide-react";
+import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
 
 const REFERENCE = /^\$\{([A-Z][A-Z0-9_]*)\}$/;
@@ -72,7 +73,7 @@ export function SecretPicker({
         {error ? <span className="text-red-600">{error}</span> : null}
         {help ? <span className="text-zinc-500">{help}</span> : null}
         {names.error ? (
-          <span role="alert" className="text-red-600">{names.error.message}</span>
+          <span role="alert" className="text-red-600">{errorSentence(names.error)}</span>
         ) : names.data && known.length === 0 ? (
           <span className="text-zinc-500">No secrets yet: an admin can create one in Settings → Secrets.</span>
         ) : null}
@@ -81,7 +82,7 @@ export function SecretPicker({
             <span className="text-zinc-500">Checking {name}…</span>
           ) : check.error ? (
             <span role="alert" className="flex items-start gap-1 text-red-600">
-              <CircleAlert aria-hidden className="mt-px h-3.5 w-3.5 shrink-0" /> {check.error.message}
+              <CircleAlert aria-hidden className="mt-px h-3.5 w-3.5 shrink-0" /> {errorSentence(check.error)}
             </span>
           ) : check.data?.ok ? (
             <span role="status" className="flex items-center gap-1 text-emerald-700 dark:text-emerald-400">

@@ -5,14 +5,14 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { KeyRound, Plus, RefreshCw, Trash2 } from "lucide-react";
 import { useState } from "react";
+import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Time } from "@/components/ui/time";
 import { DeleteSecretDialog } from "./delete-secret-dialog";
 import { NewSecretDialog } from "./new-secret-dialog";
 import { RotateSecretDialog } from "./rotate-secret-dialog";
-
-const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
-const when = (date: Date | string) => dateFormat.format(new Date(date));
 
 type Reference = { id: string; label: string; href: string };
 
@@ -52,11 +52,11 @@ export function SecretsTable() {
       <RotateSecretDialog name={rotating} onClose={() => setRotating(null)} />
       <DeleteSecretDialog secret={deleting} onClose={() => setDeleting(null)} />
       {list.error ? (
-        <p role="alert" className="max-w-xl text-sm text-red-600">
-          {list.error.data?.code === "FORBIDDEN"
-            ? "Managing secrets needs the Admin role; ask an admin of this studio to give it to you in Settings → Users."
-            : list.error.message}
-        </p>
+        <ErrorText
+          error={list.error}
+          byCode={{ FORBIDDEN: "Managing secrets needs the Admin role; ask an admin of this studio to give it to you in Settings → Users." }}
+          className="max-w-xl text-sm text-red-600"
+        />
       ) : list.isPending ? (
         <p className="text-sm text-zinc-500">Reading the secrets…</p>
       ) : rows.length === 0 ? (
@@ -72,33 +72,31 @@ export function SecretsTable() {
       ) : (
         <>
           <div className="mb-4 flex justify-end">{newButton}</div>
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500 dark:border-zinc-800">
-              <tr>
-                <th scope="col" className="py-2 pr-6 font-medium">Name</th>
-                <th scope="col" className="py-2 font-medium">Description</th>
-                <th scope="col" className="py-2 pl-6 font-medium">Where used</th>
-                <th scope="col" className="py-2 pl-6 font-medium">Last used</th>
-                <th scope="col" className="py-2 pl-6 font-medium">Updated</th>
-                <th scope="col" className="py-2 pl-6 font-medium"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody>
+          <Table>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Name</TableHead>
+                <TableHead>Description</TableHead>
+                <TableHead>Where used</TableHead>
+                <TableHead>Last used</TableHead>
+                <TableHead>Updated</TableHead>
+                <TableHead><span className="sr-only">Actions</span></TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
               {rows.map((secret) => (
-                <tr key={secret.name} className="border-b border-zinc-100 align-top hover:bg-zinc-50 dark:border-zinc-900 dark:hover:bg-zinc-900">
-                  <td className="whitespace-nowrap py-2 pr-6 font-mono">{secret.name}</td>
-                  <td className="max-w-sm py-2 text-zinc-600 dark:text-zinc-400">{secret.description || <span className="text-zinc-400">—</span>}</td>
-                  <td className="py-2 pl-6 text-xs">
+                <TableRow key={secret.name} className="align-top">
+                  <TableCell className="whitespace-nowrap font-mono">{secret.name}</TableCell>
+                  <TableCell className="max-w-sm text-zinc-600 dark:text-zinc-400">{secret.description || <span className="text-zinc-400">—</span>}</TableCell>
+                  <TableCell className="text-xs">
                     <WhereUsed references={secret.references} />
-                  </td>
-                  <td className="py-2 pl-6 text-zinc-600 dark:text-zinc-400">
-                    {secret.lastUsedAt ? <time dateTime={new Date(secret.lastUsedAt).toISOString()}>{when(secret.lastUsedAt)}</time> : "Never"}
-                  </td>
-                  <td className="py-2 pl-6 text-zinc-600 dark:text-zinc-400">
-                    <time dateTime={new Date(secret.updatedAt).toISOString()}>{when(secret.updatedAt)}</time>
+                  </TableCell>
+                  <TableCell className="text-zinc-600 dark:text-zinc-400">{secret.lastUsedAt ? <Time at={secret.lastUsedAt} /> : "Never"}</TableCell>
+                  <TableCell className="text-zinc-600 dark:text-zinc-400">
+                    <Time at={secret.updatedAt} />
                     {secret.updatedByName ? <span className="block text-xs text-zinc-500">by {secret.updatedByName}</span> : null}
-                  </td>
-                  <td className="whitespace-nowrap py-2 pl-6 text-right">
+                  </TableCell>
+                  <TableCell className="whitespace-nowrap text-right">
                     <Button size="sm" variant="ghost" aria-label={`Rotate ${secret.name}`} onClick={() => setRotating(secret.name)}>
                       <RefreshCw aria-hidden className="h-3.5 w-3.5" /> Rotate
                     </Button>
@@ -110,11 +108,11 @@ export function SecretsTable() {
                     >
                       <Trash2 aria-hidden className="h-3.5 w-3.5" /> Delete
                     </Button>
-                  </td>
-                </tr>
+                  </TableCell>
+                </TableRow>
               ))}
-            </tbody>
-          </table>
+            </TableBody>
+          </Table>
         </>
       )}
     </section>

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
 import { fileNameProblem } from "@/server/tree/names";
 
@@ -63,7 +64,7 @@ export function NewFileDialog({
           />
         </label>
         <p id="new-file-problem" role={problem || create.error ? "alert" : undefined} className="min-h-5 text-sm text-red-600">
-          {problem ?? create.error?.message ?? ""}
+          {problem ?? errorSentence(create.error) ?? ""}
         </p>
         <div className="flex justify-end gap-2">
           <Button type="button" variant="ghost" onClick={() => onOpenChange(false)}>

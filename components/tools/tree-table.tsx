@@ -5,10 +5,11 @@ import Link from "next/link";
 import { FileCode2, Plus, Search, ShieldAlert, ShieldCheck } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { Table, TableBody, TableCell, TableEmpty, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Time } from "@/components/ui/time";
 import { useTRPC } from "@/components/trpc/provider";
 import { NewFileDialog } from "./new-file-dialog";
 
-const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 const kindLabels = { functions: "Functions", class: "Class", module: "Module", helper: "Helper" } as const;
 
 export function TreeTable({ canEdit }: { canEdit: boolean }) {
@@ -60,21 +61,21 @@ export function TreeTable({ canEdit }: { canEdit: boolean }) {
             </label>
             <div className="ml-auto">{newButton}</div>
           </div>
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500 dark:border-zinc-800">
-              <tr>
-                <th scope="col" className="py-2 font-medium">File</th>
-                <th scope="col" className="py-2 font-medium">Title</th>
-                <th scope="col" className="py-2 font-medium">Kind</th>
-                <th scope="col" className="py-2 text-right font-medium">Operations</th>
-                <th scope="col" className="py-2 pl-6 font-medium">Problems</th>
-                <th scope="col" className="py-2 pl-6 font-medium">Changed</th>
-              </tr>
-            </thead>
-            <tbody>
+          <Table>
+            <TableHeader>
+              <TableRow>
+                <TableHead>File</TableHead>
+                <TableHead>Title</TableHead>
+                <TableHead>Kind</TableHead>
+                <TableHead className="text-right">Operations</TableHead>
+                <TableHead>Problems</TableHead>
+                <TableHead>Changed</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
               {shown.map((file) => (
-                <tr key={file.path} className="border-b border-zinc-100 hover:bg-zinc-50 dark:border-zinc-900 dark:hover:bg-zinc-900">
-                  <td className="py-2 font-mono">
+                <TableRow key={file.path}>
+                  <TableCell className="font-mono">
                     {canEdit ? (
                       <Link href={`/tools/${encodeURIComponent(file.path)}`} className="hover:text-accent hover:underline">
                         {file.path}
@@ -82,8 +83,8 @@ export function TreeTable({ canEdit }: { canEdit: boolean }) {
                     ) : (
                       file.path
                     )}
-                  </td>
-                  <td className="py-2">
+                  </TableCell>
+                  <TableCell>
                     {/* Without a TITLE the file's own first docstring line is what a person reads. */}
                     {file.title ? <span className="block">{file.title}</span> : null}
                     {file.description ? (
@@ -92,10 +93,10 @@ export function TreeTable({ canEdit }: { canEdit: boolean }) {
                       </span>
                     ) : null}
                     {!file.title && !file.description ? <span className="text-zinc-400">—</span> : null}
-                  </td>
-                  <td className="py-2 text-zinc-600 dark:text-zinc-400">{file.kind ? kindLabels[file.kind] : "—"}</td>
-                  <td className="py-2 text-right tabular-nums">{file.kind === "helper" ? "—" : file.operations}</td>
-                  <td className="py-2 pl-6">
+                  </TableCell>
+                  <TableCell className="text-zinc-600 dark:text-zinc-400">{file.kind ? kindLabels[file.kind] : "—"}</TableCell>
+                  <TableCell className="text-right tabular-nums">{file.kind === "helper" ? "—" : file.operations}</TableCell>
+                  <TableCell>
                     {file.errors.length === 0 ? (
                       <span className="text-zinc-400">None</span>
                     ) : (
@@ -103,17 +104,15 @@ export function TreeTable({ canEdit }: { canEdit: boolean }) {
                         {file.errors.length} {file.errors.length === 1 ? "error" : "errors"}
                       </span>
                     )}
-                  </td>
-                  <td className="py-2 pl-6 text-zinc-600 dark:text-zinc-400">
-                    <time dateTime={file.changedAt}>{dateFormat.format(new Date(file.changedAt))}</time>
-                  </td>
-                </tr>
+                  </TableCell>
+                  <TableCell className="text-zinc-600 dark:text-zinc-400">
+                    <Time at={file.changedAt} />
+                  </TableCell>
+                </TableRow>
               ))}
-            </tbody>
-          </table>
-          {shown.length === 0 ? (
-            <p className="mt-4 text-sm text-zinc-600 dark:text-zinc-400">No file matches “{query}”.</p>
-          ) : null}
+              {shown.length === 0 ? <TableEmpty colSpan={6}>No file matches “{query}”.</TableEmpty> : null}
+            </TableBody>
+          </Table>
         </>
       )}
       <footer className="mt-6 flex flex-wrap items-center gap-x-6 gap-y-1 text-xs text-zinc-500">

@@ -3,14 +3,15 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { UserPlus } from "lucide-react";
 import { useState, type FormEvent } from "react";
+import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Time } from "@/components/ui/time";
 import { roles, type Role } from "@/db/schema";
 import { roleDescriptions, roleNames } from "@/server/auth/roles";
-
-const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium" });
 
 function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const trpc = useTRPC();
@@ -58,11 +59,7 @@ function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o
             ))}
           </select>
         </label>
-        {create.error ? (
-          <p role="alert" className="text-sm text-red-600">
-            {create.error.data?.issues?.[0]?.message ?? create.error.message}
-          </p>
-        ) : null}
+        <ErrorText error={create.error} />
         <div className="mt-2 flex justify-end gap-2">
           <Button type="button" variant="ghost" onClick={() => onOpenChange(false)}>
             Cancel
@@ -84,7 +81,6 @@ export function UsersTable({ me }: { me: string }) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.users.list.queryKey() });
   const setRole = useMutation(trpc.users.setRole.mutationOptions({ onSettled: refresh }));
   const setDisabled = useMutation(trpc.users.setDisabled.mutationOptions({ onSettled: refresh }));
-  const error = setRole.error ?? setDisabled.error;
 
   return (
     <section className="px-8 py-6" aria-label="Users">
@@ -93,30 +89,26 @@ export function UsersTable({ me }: { me: string }) {
           <UserPlus aria-hidden className="h-4 w-4" /> Add user
         </Button>
       </div>
-      {error ? (
-        <p role="alert" className="mb-3 text-sm text-red-600">
-          {error.message}
-        </p>
-      ) : null}
+      <ErrorText error={setRole.error ?? setDisabled.error} className="mb-3 text-sm text-red-600" />
       {users.error ? (
-        <p role="alert" className="text-sm text-red-600">{users.error.message}</p>
+        <ErrorText error={users.error} />
       ) : (
-        <table className="w-full text-left text-sm">
-          <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500 dark:border-zinc-800">
-            <tr>
-              <th scope="col" className="py-2 font-medium">Name</th>
-              <th scope="col" className="py-2 font-medium">Email</th>
-              <th scope="col" className="py-2 font-medium">Role</th>
-              <th scope="col" className="py-2 font-medium">Since</th>
-              <th scope="col" className="py-2 font-medium">Status</th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>Name</TableHead>
+              <TableHead>Email</TableHead>
+              <TableHead>Role</TableHead>
+              <TableHead>Since</TableHead>
+              <TableHead>Status</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
             {(users.data ?? []).map((u) => (
-              <tr key={u.id} className="border-b border-zinc-100 dark:border-zinc-900">
-                <td className="py-2">{u.name}{u.id === me ? <span className="text-zinc-500"> (you)</span> : null}</td>
-                <td className="py-2 text-zinc-600 dark:text-zinc-400">{u.email}</td>
-                <td className="py-2">
+              <TableRow key={u.id}>
+                <TableCell>{u.name}{u.id === me ? <span className="text-zinc-500"> (you)</span> : null}</TableCell>
+                <TableCell className="text-zinc-600 dark:text-zinc-400">{u.email}</TableCell>
+                <TableCell>
                   <select
                     aria-label={`Role of ${u.email}`}
                     value={u.role}
@@ -129,20 +121,22 @@ export function UsersTable({ me }: { me: string }) {
                       </option>
                     ))}
                   </select>
-                </td>
-                <td className="py-2 text-zinc-600 dark:text-zinc-400">{dateFormat.format(new Date(u.createdAt))}</td>
-                <td className="py-2">
+                </TableCell>
+                <TableCell className="text-zinc-600 dark:text-zinc-400">
+                  <Time at={u.createdAt} format="date" />
+                </TableCell>
+                <TableCell>
                   {u.disabled ? <span className="mr-2 text-zinc-500">Disabled</span> : <span className="mr-2">Active</span>}
                   {u.id !== me ? (
                     <Button size="sm" variant="ghost" onClick={() => setDisabled.mutate({ id: u.id, disabled: !u.disabled })}>
                       {u.disabled ? `Enable ${u.email}` : `Disable ${u.email}`}
                     </Button>
                   ) : null}
-                </td>
-              </tr>
+                </TableCell>
+              </TableRow>
             ))}
-          </tbody>
-        </table>
+          </TableBody>
+        </Table>
       )}
       <AddUserDialog open={adding} onOpenChange={setAdding} />
     </section>

@@ -5,9 +5,9 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { TRPCError } from "@trpc/server";
 import { PageHeader } from "@/components/frame/page-header";
-import { dateFormat } from "@/components/runs/format";
 import { RunTrace } from "@/components/runs/run-trace";
 import { Button } from "@/components/ui/button";
+import { formatDate } from "@/components/ui/dates";
 import { pageUser } from "@/server/auth/guard";
 import { getQueryClient, trpc } from "@/server/trpc/rsc";
 
@@ -34,7 +34,7 @@ export default async function RunPage({ params }: Props) {
   return (
     <div className="flex h-screen min-h-0 flex-col">
       <PageHeader
-        title={`${name}, ${dateFormat.format(new Date(run.startedAt))}`}
+        title={`${name}, ${formatDate(run.startedAt)}`}
         lede={
           <>
             A run of version {run.agentVersion}, read back step by step.{" "}
