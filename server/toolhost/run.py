@@ -56,7 +56,7 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     if args.site and os.path.isdir(args.site):
         sys.path.insert(1, os.path.abspath(args.site))  # before site-packages: the tree's pins win
-    # Seed 000: the tools folder and its parent are both on sys.path. Last, so a
+    # R-file-helper: the tools folder and its parent are both on sys.path. Last, so a
     # tree file never shadows a module the host imports.
     sys.path.extend([tree, os.path.dirname(tree)])
     _limits(args)

@@ -1,9 +1,11 @@
 // Reading and writing the tree's files for the editor: every save names the version it started from,
-// and a file that changed on disk since is never overwritten. Writes are atomic (temp file + rename).
+// and a file that changed on disk since is never overwritten. Writes are atomic (temp file + rename), and
+// every change of a file holds that file's lock (file-lock.ts).
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { DomainError, type ErrorKind } from "@/server/errors";
+import { withFileLocks, type StillHeld } from "./file-lock";
 import { fileNameProblem } from "./names";
 
 export type TreeErrorCode = "BAD_NAME" | "NOT_FOUND" | "EXISTS" | "CONFLICT";
@@ -61,7 +63,11 @@ async function currentVersion(file: string): Promise<{ source: string; hash: str
   }
 }
 
-async function writeAtomic(file: string, source: string): Promise<void> {
+/**
+ * Writes `source` to a temp file and moves it into place: readers see the old text or the new, never half.
+ * `replace: false` (a new file) uses link, which fails rather than replace a file that appeared meanwhile.
+ */
+async function writeAtomic(file: string, source: string, held: StillHeld, replace = true): Promise<void> {
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.tmp`);
   const handle = await fs.open(temp, "wx");
   try {
@@ -70,66 +76,99 @@ async function writeAtomic(file: string, source: string): Promise<void> {
   } finally {
     await handle.close();
   }
+  let moved = false;
   try {
-    await fs.rename(temp, file);
+    held();
+    if (replace) await fs.rename(temp, file);
+    else await fs.link(temp, file);
+    moved = replace;
+  } finally {
+    if (!moved) await fs.rm(temp, { force: true });
+  }
+}
+
+/** Runs a change of the named files under their lock (R-save-one-at-a-time); a tree folder that is gone is `missing`. */
+async function changing<T>(tree: string, names: string[], missing: () => TreeError, work: (held: StillHeld) => Promise<T>): Promise<T> {
+  try {
+    return await withFileLocks(tree, names, work);
   } catch (err) {
-    await fs.rm(temp, { force: true });
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") throw missing();
     throw err;
   }
 }
 
 /**
  * Saves `source` over the version whose hash is `baseHash`. Refused with CONFLICT, carrying what is on
- * disk now, when the file changed since (another tab, a git pull), so the editor can show a diff.
+ * disk now, when the file changed since (another tab, a git pull), so the editor can show a diff. The
+ * compare and the write happen under the file's lock, so of two saves from one version exactly one is
+ * written, also across studio processes sharing the tree (R-save-compare-and-write).
  */
 export async function saveFile(tree: string, name: string, source: string, baseHash: string): Promise<FileVersion> {
   const file = treePath(tree, name);
-  const current = await currentVersion(file);
-  if (!current) {
-    throw new TreeError("NOT_FOUND", `${name} was deleted or renamed since you opened it; save it under a new name.`);
-  }
-  if (current.hash !== baseHash) {
-    throw new TreeError(
-      "CONFLICT",
-      `${name} changed on disk since you opened it. Compare the two versions and merge them before saving.`,
-      current,
-    );
-  }
-  await writeAtomic(file, source);
-  return { path: name, source, hash: hashSource(source) };
+  const deleted = () => new TreeError("NOT_FOUND", `${name} was deleted or renamed since you opened it; save it under a new name.`);
+  return changing(tree, [name], deleted, async (held) => {
+    const current = await currentVersion(file);
+    if (!current) throw deleted();
+    if (current.hash !== baseHash) {
+      throw new TreeError(
+        "CONFLICT",
+        `${name} changed on disk since you opened it. Compare the two versions and merge them before saving.`,
+        current,
+      );
+    }
+    await writeAtomic(file, source, held);
+    return { path: name, source, hash: hashSource(source) };
+  });
 }
 
 export async function createFile(tree: string, name: string, source: string): Promise<FileVersion> {
   const file = treePath(tree, name);
   await fs.mkdir(tree, { recursive: true });
-  if (await currentVersion(file)) throw new TreeError("EXISTS", `${name} already exists; open it or choose another name.`);
-  await writeAtomic(file, source);
-  return { path: name, source, hash: hashSource(source) };
+  const exists = () => new TreeError("EXISTS", `${name} already exists; open it or choose another name.`);
+  return withFileLocks(tree, [name], async (held) => {
+    if (await currentVersion(file)) throw exists();
+    try {
+      await writeAtomic(file, source, held, false);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EEXIST") throw exists();
+      throw err;
+    }
+    return { path: name, source, hash: hashSource(source) };
+  });
 }
 
 export async function renameFile(tree: string, from: string, to: string): Promise<void> {
   const source = treePath(tree, from);
   const target = treePath(tree, to);
-  if (await currentVersion(target)) throw new TreeError("EXISTS", `${to} already exists; choose another name.`);
-  try {
-    // link + unlink never replaces a file that appeared at the target in the meantime.
-    await fs.link(source, target);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw new TreeError("NOT_FOUND", `There is no ${from} in the tool tree.`);
-    if (code === "EEXIST") throw new TreeError("EXISTS", `${to} already exists; choose another name.`);
-    throw err;
-  }
-  await fs.unlink(source);
+  const gone = () => new TreeError("NOT_FOUND", `There is no ${from} in the tool tree.`);
+  await changing(tree, [from, to], gone, async (held) => {
+    if (await currentVersion(target)) throw new TreeError("EXISTS", `${to} already exists; choose another name.`);
+    held();
+    try {
+      // link + unlink never replaces a file that appeared at the target in the meantime.
+      await fs.link(source, target);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") throw gone();
+      if (code === "EEXIST") throw new TreeError("EXISTS", `${to} already exists; choose another name.`);
+      throw err;
+    }
+    await fs.unlink(source);
+  });
 }
 
 export async function deleteFile(tree: string, name: string): Promise<void> {
-  try {
-    await fs.unlink(treePath(tree, name));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new TreeError("NOT_FOUND", `There is no ${name} in the tool tree.`);
-    throw err;
-  }
+  const file = treePath(tree, name);
+  const gone = () => new TreeError("NOT_FOUND", `There is no ${name} in the tool tree.`);
+  await changing(tree, [name], gone, async (held) => {
+    held();
+    try {
+      await fs.unlink(file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") throw gone();
+      throw err;
+    }
+  });
 }
 
 /** A new tool file's first text: a working example, so the preview has something to show at once. */

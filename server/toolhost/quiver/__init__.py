@@ -123,7 +123,7 @@ def _no_studio(method: str, params: dict) -> Any:
 
 
 class _Witness:
-    """What a call says about itself besides its result (seed 001's witnesses),
+    """What a call says about itself besides its result (R-module-witness),
     and its lines back to whoever made it: progress, cancellation, the studio."""
 
     def __init__(self, progress: Callable[[str], None] = _nowhere,
@@ -238,12 +238,12 @@ def _outcome(reply: Any, name: str) -> str:
 
 
 def note_tool_refusal(ctx: Context) -> None:
-    """Seed 001: the string this call returns is a refusal (nothing happened)."""
+    """R-module-witness: the string this call returns is a refusal (nothing happened)."""
     ctx._call().outcome = "refused"
 
 
 def note_tool_failure(reason: str) -> None:
-    """Seed 001: the string this call returns reports a failure; a no-op outside a call."""
+    """R-module-witness: the string this call returns reports a failure; a no-op outside a call."""
     witness = _CURRENT.get()
     if witness is not None:
         witness.outcome = "failed"

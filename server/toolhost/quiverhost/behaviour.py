@@ -1,6 +1,6 @@
 """An operation's behaviour: file-level constants (RISK, TIMEOUT, ...) are the
-defaults, `@tool(...)` overrides them per operation, and seed 001's optional
-module attributes (voice lines, EXPRESSIONS, ARG_TIMEOUT, ...) ride along.
+defaults, `@tool(...)` overrides them per operation (R-file-behaviour), and the optional
+module attributes (R-module-attributes) (voice lines, EXPRESSIONS, ARG_TIMEOUT, ...) ride along.
 Every value is checked here, so a wrong one is an error with its line.
 """
 
@@ -12,7 +12,7 @@ from typing import Any, Callable
 RISKS = ("read", "write", "exec", "network")
 REPLAYS = ("safe", "idempotent", "manual")
 MAX_SECONDS = 600
-# Seed 001's closed vocabulary for EXPRESSIONS.
+# The closed vocabulary for EXPRESSIONS (R-module-attributes).
 EMOTIONS = ("neutral", "happy", "excited", "sad", "crying", "angry", "surprised", "embarrassed",
             "thinking", "sleepy", "affectionate", "confused", "scared", "determined")
 
@@ -65,7 +65,7 @@ OPTION_CHECKS: dict[str, Callable[[Any], str | None]] = {
     "title": _text, "risk": _choice(RISKS), "timeout": _seconds, "read_only": _flag,
     "destructive": _flag, "concurrent": _flag, "replay": _choice(REPLAYS), "capabilities": _words,
 }
-# File-level only: seed 001's module attributes.
+# File-level only: the module attributes (R-module-attributes).
 MODULE_CHECKS: dict[str, Callable[[Any], str | None]] = {
     "ARG_TIMEOUT": _flag, "MAX_TIMEOUT": _seconds, "INTERACTIVE": _flag, "ANNOUNCE": _text,
     "HEARTBEAT": _lines, "COMPLETE": _text, "FAIL": _text, "EXPRESSIONS": _faces,

@@ -56,7 +56,7 @@ class Catalog:
 
 
 class CheckGate:
-    """Seed 001's check(): asked before a tool is offered, cached 30 s; when it
+    """A module's check() (R-module-check): asked before a tool is offered, cached 30 s; when it
     raises, the last answer stands (none yet reads as unavailable)."""
 
     TTL = 30.0

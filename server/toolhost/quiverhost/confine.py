@@ -1,6 +1,6 @@
-"""Confinement (seed 004): a `Path` argument is resolved under the file's Root
+"""Confinement (R-root-confine): a `Path` argument is resolved under the file's Root
 setting and refused outside it: an absolute path, a `..` that leaves the
-root, and any symbolic link on the way (seed 002: the file itself or a parent
+root, and any symbolic link on the way (the file itself or a parent
 folder). An application boundary, not an OS sandbox: another process moving
 folders between this check and the tool's open is not covered.
 """

@@ -1,4 +1,4 @@
-"""Installing a tree's dependencies as seed 000 says: `requirements.txt`, then
+"""Installing a tree's dependencies (R-host-deps): `requirements.txt`, then
 `pyproject.toml`'s [project] dependencies, then `setup.sh`, from the tree's
 root only; stamped by a sha256 of those files so an unchanged tree installs
 nothing; one time budget for all three; the whole transcript in a log. A

@@ -1,5 +1,5 @@
-"""A module to one catalog file entry and its operations (seed 000's contract,
-plus seed 001's module shape). The catalog and the preview both derive through
+"""A module to one catalog file entry and its operations (docs/rules.md, Tool
+files, plus the module shape, R-module-shape). The catalog and the preview both derive through
 derive_file, so what a developer previews is what the model is offered.
 """
 
@@ -150,7 +150,7 @@ def _functions(namespace: dict, module_name: str) -> list[tuple[str, Callable]]:
 
 
 def _marked_first(candidates: list[tuple[str, Callable]]) -> list[tuple[str, Callable]]:
-    """@tool anywhere narrows to the marked ones (seed 000)."""
+    """@tool anywhere narrows to the marked ones (R-file-tool-narrows)."""
     marked = [(name, fn) for name, fn in candidates if hasattr(fn, "__quiver_tool__")]
     return marked or candidates
 

@@ -1,4 +1,4 @@
-"""Reading Google-style docstrings the way seed 000 does: the first line is the
+"""Reading Google-style docstrings (R-schema-docstring): the first line is the
 description, `Args:` describes parameters, `Attributes:` describes Settings
 fields, and everything else is for the human reading the file.
 """

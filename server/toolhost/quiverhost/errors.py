@@ -1,5 +1,5 @@
 """How an exception reads wherever the host reports one: `<Type>: <message>`
-(seed 000), and the line of a given file it was raised from."""
+(R-result-exception), and the line of a given file it was raised from."""
 
 from __future__ import annotations
 

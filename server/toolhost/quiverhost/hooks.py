@@ -1,5 +1,4 @@
-"""The call hook (DESIGN.md "Call hook", seed 000: "what a call may do is
-decided by hooks/tools.py"): the studio sends the hook's source with each call
+"""The call hook (R-perm-hook, R-perm-hook-fails-closed): the studio sends the hook's source with each call
 it governs, and this compiles it once per text, calls its `check(call)` with a
 bound, and turns the answer into allow, ask, refuse or none.
 

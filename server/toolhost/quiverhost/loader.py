@@ -1,7 +1,7 @@
 """Finding and importing the files of one tree: `<tree>/*.py`, flat, each under
 its stem as module name (so `import _helpers` and ctx.tool resolve). On every
 look a file whose mtime or size moved is re-imported, and only it: not the
-files that imported it (seed 000: "the reload is per file").
+files that imported it (R-file-reload).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Seed 001's module shape: a `SCHEMA` dict and an `async def execute(args, ctx)`,
+"""The module shape (R-module-shape): a `SCHEMA` dict and an `async def execute(args, ctx)`,
 with its optional attributes. A module without a SCHEMA dict is skipped
-silently, as that seed says: it is how a helper avoids being registered.
+silently (R-module-skipped): it is how a helper avoids being registered.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What a tool returns, as MCP content: a str as text, any other JSON value as
 its JSON text, `quiver.Image` as an image; anything else is an error before it
-reaches the wire. Long text is cut as seed 000 says and kept whole in a file.
+reaches the wire. Long text is cut and kept whole in a file (R-result-cut).
 """
 
 from __future__ import annotations

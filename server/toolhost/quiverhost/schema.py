@@ -1,4 +1,4 @@
-"""Type hints to JSON Schema by seed 000's fixed table; anything outside the
+"""Type hints to JSON Schema by the fixed table (R-schema-table); anything outside the
 table is an error whose sentence says what to write instead. Never guesses.
 """
 

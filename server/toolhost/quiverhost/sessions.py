@@ -1,4 +1,4 @@
-"""Instances of class files, by scope (seed 000): "call" builds one per call,
+"""Instances of class files, by scope (R-file-scope, R-file-ctx-tool): "call" builds one per call,
 "run" keeps one per session (`_meta["quiver/session"]`, else the connection).
 ctx.tool("other") hands out the very instance the session is using. A file
 that is re-imported has its kept instances dropped.

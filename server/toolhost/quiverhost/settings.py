@@ -1,5 +1,5 @@
 """A file's `Settings` class: the JSON Schema a builder fills (settings_schema,
-seed 004's second lifetime of arguments), and the instance a call gets from
+R-settings-model), and the instance a call gets from
 `_meta["quiver/settings"]`: never from the model's arguments, never from the
 environment.
 """

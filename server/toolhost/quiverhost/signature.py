@@ -1,5 +1,5 @@
-"""One function's signature to its input schema (seed 000: the type hints are
-the schema) and to what a call must inject (the file's Settings, a Context) or
+"""One function's signature to its input schema (R-schema-table: the type hints
+are the schema) and to what a call must inject (the file's Settings, a Context) or
 confine (Path parameters). Each parameter it cannot read is an error on its line.
 """
 

@@ -1,5 +1,5 @@
-"""What a call answers (seed 000's results, errors, cut and timeout; seeds 001
-and 002's outcomes), how instances live by scope, and ctx.tool."""
+"""What a call answers (docs/rules.md, What a call answers:
+results, errors, the cut and the timeout; R-result-outcome), how instances live by scope, and ctx.tool."""
 
 import base64
 import os

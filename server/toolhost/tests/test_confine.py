@@ -1,4 +1,4 @@
-"""Seed 004's confinement, with seed 002's symlink rule: a Path argument is
+"""Confinement (R-root-confine), symbolic links included: a Path argument is
 resolved under the Root setting and refused outside it; the tool never runs."""
 
 import os

@@ -1,4 +1,4 @@
-"""Seed 000's dependency install: requirements.txt, then pyproject.toml's
+"""The dependency install (R-host-deps): requirements.txt, then pyproject.toml's
 [project] dependencies, then setup.sh, from the tree's root only; stamped by a
 sha256 so an unchanged tree installs nothing; a failure never raises. pip runs
 offline against a wheel the test writes itself."""

@@ -1,5 +1,5 @@
 """How a file becomes a catalog entry: kinds, names, order, @tool, classes,
-behaviour, and the catalog's exact shape (seed 000 and DESIGN.md)."""
+behaviour, and the catalog's exact shape (docs/rules.md, Tool files)."""
 
 import contextlib
 import io

@@ -1,4 +1,4 @@
-"""Seed 000: the first docstring line is the description, `Args:` describes the
+"""R-schema-docstring: the first docstring line is the description, `Args:` describes the
 parameters, everything else is for the human reading the file."""
 
 import unittest

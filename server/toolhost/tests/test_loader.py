@@ -1,5 +1,5 @@
-"""Finding, importing and re-importing the files of a tree (seed 000: flat,
-`_` helpers, per-file reload on mtime), import errors with their line, and a
+"""Finding, importing and re-importing the files of a tree (R-file-flat,
+R-file-helper, R-file-reload), import errors with their line, and a
 preview that leaves the loaded tree alone."""
 
 import sys

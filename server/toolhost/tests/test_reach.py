@@ -1,7 +1,6 @@
-"""Calls that reach back to the studio (seed 000's ctx.system, seed 002's
-ask_user as ctx.ask): the host sends the studio a request on the call's behalf
-and waits; the call's bound stops meanwhile (seed 001: waiting on a person never
-counts against a tool's timeout)."""
+"""Calls that reach back to the studio (ctx.system, R-loop-ctx-system;
+ctx.ask, R-loop-ctx-ask): the host sends the studio a request on the call's behalf
+and waits; the call's bound stops meanwhile (R-call-wait-not-counted)."""
 
 import time
 

@@ -1,5 +1,5 @@
-"""run.py serve: what it sets up before serving (seed 000's sys.path, the
-installed dependencies, resource limits) and that stdout stays the protocol's."""
+"""run.py serve: what it sets up before serving (sys.path as R-file-helper
+says, the installed dependencies, resource limits) and that stdout stays the protocol's."""
 
 from tests.support import HostProcess, TreeCase, write_file
 

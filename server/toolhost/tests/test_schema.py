@@ -1,4 +1,4 @@
-"""Seed 000's fixed table, row by row, and every annotation outside it as an
+"""The fixed table (R-schema-table), row by row, and every annotation outside it as an
 error against the file, with its line and a sentence saying what to write."""
 
 from tests.support import TreeCase

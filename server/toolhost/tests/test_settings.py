@@ -1,5 +1,6 @@
-"""Seed 004's settings: a JSON Schema for the builder, Root and Secret kinds,
-values only from `_meta["quiver/settings"]`, and check_secret."""
+"""Settings (R-settings-model, R-settings-from-call, R-secret-check): a JSON
+Schema for the builder, Root and Secret kinds, values only from
+`_meta["quiver/settings"]`, and check_secret."""
 
 import os
 from unittest import mock
