@@ -1,5 +1,5 @@
 // A call's arguments as the model wrote them: parsed, and checked against the operation's input schema (Ajv)
-// before anything runs (seed 002). Garbled or cut-off JSON, a value that is not an object, and arguments that
+// before anything runs (R-loop-malformed-args, R-loop-validate). Garbled or cut-off JSON, a value that is not an object, and arguments that
 // do not fit the schema each answer one line the model can act on; the tool never runs on a partial call.
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import type { JsonSchema } from "@/server/catalog/operation";

@@ -1,4 +1,4 @@
-// The audit row of a call (seed 001): a write, exec or network operation that ran is an action, and writes
+// The audit row of a call (R-loop-audit): a write, exec or network operation that ran is an action, and writes
 // `tool.executed` when it landed or `tool.executed:failed` when it did not; a read, or a call that was refused
 // (nothing happened), writes none. The row is masked with the run's secret values.
 import { recordAudit } from "@/server/audit/record";

@@ -1,5 +1,5 @@
-// The run's catalog, read ONCE when the run starts (seed 000: a changed signature reaches the model on the next
-// run): the exact tool list the model is offered (server/agents/model-view.ts), and per offered operation what the
+// The run's catalog, read ONCE when the run starts (R-loop-catalog-once: a changed signature reaches the model on
+// the next run): the exact tool list the model is offered (server/agents/model-view.ts), and per offered operation what the
 // loop needs to call it (its entry, behaviour, voice lines). It is kept in the run's first event, so a run resumed
 // after a restart uses the same list rather than reading the catalog again.
 import fs from "node:fs";
@@ -27,9 +27,9 @@ export type RunOperation = {
   concurrent: boolean;
   timeout: number | null;
   replay: Replay;
-  /** Seed 001: waits on a person, so no timeout and no heartbeats. */
+  /** Waits on a person, so no timeout and no heartbeats (R-call-interactive). */
   interactive: boolean;
-  /** Seed 001's ARG_TIMEOUT: the call's own `timeout` argument sets its bound, up to max_timeout. */
+  /** ARG_TIMEOUT (R-module-attributes): the call's own `timeout` argument sets its bound, up to max_timeout. */
   arg_timeout: boolean;
   max_timeout: number;
   voice: Voice | null;

@@ -44,7 +44,7 @@ function treeFiles(run: Run): Record<string, string[] | null> {
 }
 
 /**
- * Put a question to the person on a call's card and wait for the reply (no time limit: seed 001 INTERACTIVE);
+ * Put a question to the person on a call's card and wait for the reply (no time limit: R-loop-ctx-ask);
  * null when nobody can answer or they would rather not. `alreadyAsked`: after a restart the question is in front
  * of the person already, so it is not asked again.
  */

@@ -1,5 +1,5 @@
-// The calls of one turn, from what the model wrote to what it is told (seed 002, DESIGN.md "Calling a tool from
-// a run"): each name matched (exact, or repaired when only formatting differs), each call's arguments parsed and
+// The calls of one turn, from what the model wrote to what it is told (docs/rules.md, The loop around
+// a call): each name matched (exact, or repaired when only formatting differs), each call's arguments parsed and
 // checked against its schema, a call the agent was not given refused; then permission (ALLOW / ASK / DENY, session
 // grants), dedupe, the call with its bound and retries, voice lines and progress, the output cap, masking, the
 // audit row. Concurrent operations run together and the rest one at a time in the order asked; results come back
@@ -181,7 +181,7 @@ function notGiven(run: Run, source: string, operation: string): string {
 }
 
 /**
- * What a running tree tool asks the studio (seed 000): `ctx.system.<source>.<operation>(...)` is a call of its own,
+ * What a running tree tool asks the studio (R-loop-ctx-system, R-loop-ctx-ask): `ctx.system.<source>.<operation>(...)` is a call of its own,
  * shown under the tool's card and put through every rule a model's call meets (the agent must have been given the
  * operation, its permission, the hook, its bound, the audit row); `ctx.ask(...)` puts the question to the person
  * on the tool's card, as ask_user does.
@@ -240,7 +240,7 @@ async function perform(run: Run, p: PreparedCall): Promise<ResultRecord> {
 
 /**
  * The turn: concurrent operations start at once, the others one at a time in the order the model made them,
- * alongside the concurrent ones (seed 002); the results in call order.
+ * alongside the concurrent ones (R-loop-concurrency); the results in call order (R-loop-result-order).
  */
 export async function runTurn(run: Run, prepared: PreparedCall[]): Promise<ResultRecord[]> {
   let serial: Promise<unknown> = Promise.resolve();

@@ -47,8 +47,8 @@ type Clock = { pause(): void; resume(): void; clear(): void };
 
 /**
  * A timer that aborts `controller` after `seconds` (plus a grace), or nothing when there is no bound. It stops
- * while the call waits on the studio (a person's answer, an approval of a ctx.system call): seed 001, waiting on a
- * person never counts against a tool's timeout. The host pauses its own bound the same way.
+ * while the call waits on the studio (a person's answer, an approval of a ctx.system call): waiting on a person
+ * never counts against a tool's timeout (R-call-wait-not-counted). The host pauses its own bound the same way.
  */
 function bounded(controller: AbortController, seconds: number | null, graceMs = 0): Clock {
   if (seconds === null) return { pause() {}, resume() {}, clear() {} };
@@ -144,7 +144,7 @@ export async function attempt(
       return { outcome: "timeout", text: timeoutText(op.name, bound ?? 0), images: [], truncated: null };
     }
     if (run.controller.signal.aborted) return stopped(run, op, err);
-    // Handlers answer every outcome themselves; a throw is a bug, reported as a failure in seed 000's words.
+    // Handlers answer every outcome themselves; a throw is a bug, reported as a failure as `<Type>: <message>` (R-result-exception).
     const error = err instanceof Error ? err : new Error(String(err));
     return { outcome: "failed", text: error.message ? `${error.name}: ${error.message}` : error.name, images: [], truncated: null };
   } finally {

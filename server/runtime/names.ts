@@ -1,4 +1,4 @@
-// The name a model called, matched to one of the run's operations (seed 002, "Tool names the model gets wrong"):
+// The name a model called, matched to one of the run's operations (R-loop-name-repair):
 // an exact name always wins; a name is repaired only when it differs by formatting (case, separators, the known
 // prefixes) and exactly one operation matches; anything else is never dispatched, and the model is told the
 // closest names and the tools it has. Spelling similarity only ever suggests. Pure.

@@ -1,7 +1,7 @@
-// The agent's policy applied to one call (seed 002, DESIGN.md "Calling a tool from a run"): the bound (the
-// operation's own timeout wins over the policy's default, a seed-001 ARG_TIMEOUT follows the call's argument, an
+// The agent's policy applied to one call (docs/rules.md, Timeouts and The loop around a call): the bound (the
+// operation's own timeout wins over the policy's default, a module's ARG_TIMEOUT follows the call's argument, an
 // interactive wait has none, nothing above 600 s), whether a transient failure is retried (safe and idempotent
-// operations only), the dedupe key, and the output cap with seed 000's note. Pure but for keeping a cut result.
+// operations only), the dedupe key, and the output cap with its note (R-result-output-cap). Pure but for keeping a cut result.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -23,7 +23,7 @@ export function boundOf(op: RunOperation, policy: Policy, args: Record<string, u
   return Math.min(policy.timeout_s, MAX_TIMEOUT_S);
 }
 
-/** Seed 002: only a safe or idempotent operation is called again after a transient failure. */
+/** R-loop-retry: only a safe or idempotent operation is called again after a transient failure. */
 export function mayRetry(op: RunOperation): boolean {
   return op.replay === "safe" || op.replay === "idempotent";
 }
@@ -41,7 +41,7 @@ export function dedupeKey(operation: string, args: Record<string, unknown>): str
   return `${operation} ${JSON.stringify(stable(args))}`;
 }
 
-/** The note seed 000 puts between the head and the tail of a cut result. */
+/** The note between the head and the tail of a cut result, as the tool host writes it (R-result-cut). */
 export function cutNote(left: number, total: number, where: string): string {
   return (
     `\n\n[... ${left.toLocaleString("en-US")} characters left out here: the result was ${total.toLocaleString("en-US")} characters long. ` +
@@ -54,7 +54,7 @@ export const KEPT_FOLDER = path.join(".quiver", "results");
 
 /**
  * Text over the cap, kept whole in a file of the agent's working folder and cut to its head and tail with the
- * note between: at the default cap of 20,000, the first 4,000 and the last 1,000 characters (seed 000), and in
+ * note between: at the default cap of 20,000, the first 4,000 and the last 1,000 characters (R-result-cut), and in
  * that proportion for another cap. `kept` is the file's path relative to that folder, as the note names it.
  */
 export function capOutput(text: string, cap: number, folder: string): { text: string; kept: string | null } {

@@ -1,5 +1,5 @@
-// The conversation as the provider reads it (the AI SDK's LanguageModelV3Prompt): the instructions, with seed
-// 002's planning line while write_todos is installed; the messages; each call with arguments a provider accepts
+// The conversation as the provider reads it (the AI SDK's LanguageModelV3Prompt): the instructions, with the
+// planning line while write_todos is installed (R-loop-plan); the messages; each call with arguments a provider accepts
 // (an object, and a name that fits the pattern, even when the model's were damaged); each result, as an error
 // when it was not ok, and with its images as image content. The current plan rides on the newest message of each
 // request and stays where it was first sent, so the start of the conversation never changes.

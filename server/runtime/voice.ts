@@ -1,4 +1,4 @@
-// Seed 001's voice lines around a call, as progress events: ANNOUNCE once before it, HEARTBEAT while it runs
+// The voice lines around a call (R-loop-voice), as progress events: ANNOUNCE once before it, HEARTBEAT while it runs
 // (the first line at about 9 s, then about every 21 s, the last line repeating once the list runs out), COMPLETE
 // after an ok result and FAIL after an actual failure; a refusal says neither. An interactive call has no
 // heartbeats, and a wait for approval comes before the call starts, so it never draws one.
