@@ -1,5 +1,6 @@
 // One connection to one tool host through the MCP SDK's Client: Quiver's own methods checked with zod, and
 // tools/call with the settings, bound and session in `_meta`. Edit when the host's protocol changes.
+import { createHash } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   CallToolResultSchema,
@@ -11,7 +12,7 @@ import {
   type Request,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { z } from "zod";
+import { z } from "zod";
 import type { HostCommand } from "./command";
 import {
   callMetaSchema,
@@ -67,6 +68,9 @@ export type StudioRequest =
   | { method: "quiver/system"; params: { source: string; operation: string; arguments: Record<string, unknown> } }
   | { method: "quiver/ask"; params: { question: string; choices: string[] } };
 
+/** What the host answers quiver/hook: the decision, or that it holds no hook text under the hash the call carried. */
+const hookAnswerSchema = z.union([hookDecisionSchema, z.object({ missing: z.string() })]);
+
 /** setTimeout's ceiling: "no limit" for the SDK's request timeout. */
 const NO_CLIENT_LIMIT_MS = 2 ** 31 - 1;
 
@@ -107,6 +111,10 @@ export class HostClient {
   /** The calls in flight that can ask the studio something, by the token sent in their `_meta`. */
   private readonly reaching = new Map<string, NonNullable<CallOptions["onStudioRequest"]>>();
   private tokens = 0;
+  /** The sha256 of the hook text last asked about: the runtime passes the same text until the file changes. */
+  private hookHash: { source: string; hash: string } | null = null;
+  /** The hook text on its way to the host: calls that find it missing meanwhile wait for it, not send it again. */
+  private teaching: { hash: string; sent: Promise<unknown> } | null = null;
 
   private constructor(
     readonly command: HostCommand,
@@ -214,9 +222,32 @@ export class HostClient {
     return this.method("quiver/check_secret", { path, field, value }, secretCheckSchema);
   }
 
-  /** What hooks/tools.py (its text given) decides on one call before it runs. */
-  hook(source: string, call: HookCall): Promise<HookDecision> {
-    return this.method("quiver/hook", { source, call }, hookDecisionSchema);
+  /**
+   * What hooks/tools.py (its text given) decides on one call before it runs. The call carries the text's sha256
+   * only; a host that holds no text under it (new, restarted, or the file changed) says so, and the text goes
+   * once, with that call, while other calls that found it missing wait for it. A host that still says it is
+   * missing has not kept it: the caller refuses the call.
+   */
+  async hook(source: string, call: HookCall): Promise<HookDecision> {
+    if (this.hookHash?.source !== source) this.hookHash = { source, hash: createHash("sha256").update(source, "utf8").digest("hex") };
+    const { hash } = this.hookHash;
+    const ask = (withText: boolean) => this.method("quiver/hook", withText ? { hash, source, call } : { hash, call }, hookAnswerSchema);
+    let answer = await ask(false);
+    if ("missing" in answer && this.teaching?.hash === hash) {
+      await this.teaching.sent.catch(() => undefined);
+      answer = await ask(false);
+    }
+    if (!("missing" in answer)) return answer;
+    const sent = ask(true);
+    const teaching = { hash, sent };
+    this.teaching = teaching;
+    try {
+      answer = await sent;
+    } finally {
+      if (this.teaching === teaching) this.teaching = null;
+    }
+    if ("missing" in answer) throw new Error("the tool host did not keep the hook's text it was sent");
+    return answer;
   }
 
   /** MCP's tools/list: what any MCP client would be offered. */

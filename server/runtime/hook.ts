@@ -1,6 +1,7 @@
-// The call hook at run time (DESIGN.md "Call hook"): before a call runs, hooks/tools.py beside the tree sees it by
+// The call hook at run time (R-perm-hook): before a call runs, hooks/tools.py beside the tree sees it by
 // name with its arguments and may allow it, refuse it with a sentence, or ask for approval. The tree's tool host
-// runs the hook; the studio reads the file and sends its text, so what a tool can write never decides for it.
+// runs the hook; the studio reads the file and hands its text to the host (by its sha256, the text itself only
+// when the host lacks it: host/client.ts), so what a tool can write never decides for it.
 //
 // How it combines with the agent's permissions (permissions.ts):
 //   - a DENY is never lifted: the hook is not asked;

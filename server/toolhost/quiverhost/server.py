@@ -170,12 +170,7 @@ class Host:
 
 
     def hook(self, params: dict, _reply: Reply) -> dict:
-        source, call = params.get("source"), params.get("call")
-        if not isinstance(source, str) or not isinstance(call, dict) or not isinstance(
-                call.get("name"), str):
-            raise RpcError(INVALID_PARAMS, "quiver/hook needs `source`, the text of hooks/tools.py, "
-                                           "and `call`: {name, arguments, source, agent, run}")
-        return self.hooks.decide(source, call)
+        return self.hooks.answer(params)
 
 
 def _no_progress(text: str) -> None:

@@ -2,13 +2,15 @@
 // hooks/tools.py sees every call by name with its arguments and may allow, refuse or ask; a tree tool calls a
 // built-in through ctx.system under the agent's permissions, and asks the person through ctx.ask; waiting on the
 // person never counts against the tool's own timeout (seed 001).
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { like } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { openDatabase } from "@/db/client";
 import { audit } from "@/db/schema";
-import { closeAll } from "@/server/host";
+import { closeAll, hostFor } from "@/server/host";
 import { Runtime } from "@/server/runtime";
 import { RESTARTED } from "@/server/runtime/dispatch";
 import { call, calls, text, toolMessages } from "@/tests/support/loopback-model";
@@ -164,6 +166,41 @@ def check(call):
     expect(result.outcome).toBe("refused");
     expect(result.text).toMatch(/^desk__note did not run: the call hook \(hooks\/tools\.py\) could not decide on it \(hooks\/tools\.py could not be loaded: SyntaxError/);
     expect(result.text).toContain("a developer must fix the hook");
+  });
+
+  it("call hook's text crosses to the tool host once for many calls, and once more after it changes or the host restarts", async () => {
+    const requests = vi.spyOn(Client.prototype, "request");
+    const hookParams = () =>
+      requests.mock.calls.map(([r]) => r as { method: string; params: Record<string, unknown> }).filter((r) => r.method === "quiver/hook").map((r) => r.params);
+    const texts = () => hookParams().flatMap((p) => (typeof p.source === "string" ? [p.source] : []));
+    const agent = await s.agent({ tools: [{ entry: "tools/desk.py#desk__note" }] });
+    // Every run asks for two notes, then says it is done: several runs at once make their hooks' calls at once.
+    s.model.fallback = (request) =>
+      request.body.messages.at(-1)?.role === "tool" ? text("done") : calls({ name: "desk__note", arguments: { text: "a" } }, { name: "desk__note", arguments: { text: "b" } });
+    const notes = async (runs: number) => {
+      const ids = await Promise.all(Array.from({ length: runs }, () => s.run(agent)));
+      for (const id of ids) expect(dataOf(await s.events(id), "tool_result").map((r) => r.text)).toEqual(["noted a", "noted b"]);
+    };
+    try {
+      const first = `def check(call):\n    return None  # first\n`;
+      writeHook(first);
+      await notes(4);
+      expect(texts()).toEqual([first]);
+      const sha = createHash("sha256").update(first).digest("hex");
+      expect(hookParams().length).toBeGreaterThanOrEqual(8);
+      expect(hookParams().every((p) => p.hash === sha)).toBe(true);
+
+      const second = `def check(call):\n    return None  # second\n`;
+      writeHook(second);
+      await notes(2);
+      expect(texts()).toEqual([first, second]);
+
+      await hostFor(s.tree).restart();
+      await notes(2);
+      expect(texts()).toEqual([first, second, second]);
+    } finally {
+      requests.mockRestore();
+    }
   });
 
   it("call hook governs built-in operations too, and an edited hook decides the very next call", async () => {
