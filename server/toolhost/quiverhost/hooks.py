@@ -1,14 +1,16 @@
-"""The call hook (R-perm-hook, R-perm-hook-fails-closed): each call the studio governs carries the sha256 of
-the hook's text; the host keeps the text it was given (compiled) under that
-hash, calls its `check(call)` with a bound, and turns the answer into allow,
-ask, refuse or none. A hash the host does not hold (a new or restarted host, an
-edited file) is answered as missing, and the studio sends the text once with
-the call, so the text crosses the pipe once per change, not once per call.
+"""The call hook (R-perm-hook, R-perm-hook-fails-closed): each call the studio
+governs carries the sha256 of the hook's text; the host keeps the text it was
+given (compiled) under that hash, calls its `check(call)` with a bound, and
+turns the answer into allow, ask, refuse or none. A hash the host does not hold
+(a new or restarted host, an edited file) is answered as missing, and the
+studio sends the text once with the call, so the text crosses the pipe once per
+change, not once per call.
 
-The studio, not the host, reads hooks/tools.py: the file sits beside the tree,
-outside what the sandbox lets a tool write, so a tool cannot rewrite the rule
-that judges it. A hook that cannot decide (a syntax error, an exception, a
-wrong answer, no answer in time) refuses: a broken rule must not open the door.
+The studio, not the host, reads hooks/tools.py (R-host-hook-outside-tree): the
+file sits beside the tree, outside what the sandbox lets a tool write, so a
+tool cannot rewrite the rule that judges it. A hook that cannot decide (a
+syntax error, an exception, a wrong answer, no answer in time) refuses: a
+broken rule must not open the door.
 """
 
 from __future__ import annotations
