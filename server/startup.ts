@@ -1,5 +1,5 @@
 // What the Node server does once when it starts: open and migrate the database, note the start,
-// and close cleanly on SIGTERM/SIGINT (without a clean close PGlite's serial ids jump: pitfall 3).
+// and close cleanly on SIGTERM/SIGINT (without a clean close PGlite's serial ids jump: R-ops-clean-close).
 import type { Db } from "@/db/client";
 import { recordAudit } from "./audit/record";
 import { createOwner, userCount } from "./auth/users";
@@ -22,7 +22,7 @@ export async function startStudio(): Promise<void> {
     await studioRuntime().catch((err: Error) => console.error(`[quiver] the runtime did not start: ${err.message}`));
     console.log(`[quiver] database ready (${kind}); tools from ${env().toolsDir}`);
   } catch (err) {
-    // Keep serving so /api/health can say what is wrong instead of a bare 500 (pitfall 4).
+    // Keep serving so /api/health can say what is wrong instead of a bare 500 (R-ops-instrumentation).
     console.error(`[quiver] start-up failed: ${(err as Error).message}`);
     markStartupFailed(err as Error);
   }

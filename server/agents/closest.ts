@@ -1,5 +1,5 @@
 // "Did you mean": the closest few names to a misspelt one, for the sentence that refuses it. Spelling only ever
-// suggests (seed 002: similarity never selects a tool). Pure, so the browser may import it.
+// suggests (R-loop-name-repair: similarity never selects a tool). Pure, so the browser may import it.
 
 /** Levenshtein distance, case-insensitive. */
 export function editDistance(a: string, b: string): number {

@@ -1,4 +1,4 @@
-// The agent declaration (DESIGN.md): the one shape export, import, every API and the CLI use. Its zod schema
+// The agent declaration (R-agent-declaration): the one shape export, import, every API and the CLI use. Its zod schema
 // checks the shape; validate.ts checks it against the studio (sources, secrets, the workspace). Pure.
 import { z } from "zod";
 import { PERMISSION_LEVELS } from "./permissions";
@@ -21,9 +21,9 @@ export const modelSchema = z.strictObject({
 export const POLICY_DEFAULTS = { timeout_s: 25, output_cap: 20_000, dedupe: false, retry: 2, permission: "ALLOW" } as const;
 
 export const policySchema = z.strictObject({
-  /** Seconds a call may take when its operation declares no bound of its own (seed 002: 25). */
+  /** Seconds a call may take when its operation declares no bound of its own (R-call-timeout-default: 25). */
   timeout_s: z.number().int().min(1).max(600, "a call is never bounded above 600 s").default(POLICY_DEFAULTS.timeout_s),
-  /** Characters of a result the model reads before the cut (seed 000: 20,000). */
+  /** Characters of a result the model reads before the cut (R-result-output-cap: 20,000). */
   output_cap: z.number().int().min(1_000).max(1_000_000).default(POLICY_DEFAULTS.output_cap),
   /** Identical repeated calls within one run return the first result. */
   dedupe: z.boolean().default(POLICY_DEFAULTS.dedupe),

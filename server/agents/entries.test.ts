@@ -10,7 +10,7 @@ function problem(text: string): string {
   return r.problems.join(" ");
 }
 
-describe("the three shapes an entry takes (seed 000)", () => {
+describe("the three shapes an entry takes (R-loop-entries)", () => {
   it("reads system:<name> as a built-in", () => {
     expect(parseEntry("system:filesystem")).toEqual({ ok: true, entry: { kind: "system", source: "system:filesystem", operations: null } });
   });

@@ -1,12 +1,12 @@
-// Entries: the strings an agent's `tools` list is made of (seed 000, "The three things a tools entry names").
+// Entries: the strings an agent's `tools` list is made of (R-loop-entries).
 //   system:<name>        a built-in source              tools/<file>.py   a file of the tree
 //   <uuid>               an MCP server (not yet: MCP servers arrive with their own issue; the seam is here)
 // and `#a,b` after any of them narrows the entry to those operations.
 //
 // Canonical form: the source as written, then the named operations in the source's order, each once. A narrowing
 // that names every operation stays a narrowing: it is the builder's choice of these operations, so a source that
-// gains an operation later does not silently widen the agent (seed 000: "an agent widened later is the same tool
-// with a longer reach" — widening is a choice, made by removing the narrowing).
+// gains an operation later does not silently widen the agent (R-loop-entries: widening is a
+// choice, made by removing the narrowing).
 import type { Operation } from "@/server/catalog/operation";
 import type { Source } from "@/server/catalog/sources";
 import { fileNameProblem } from "@/server/tree/names";
@@ -29,7 +29,7 @@ const SYSTEM = /^system:([a-z][a-z0-9_]*)$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SHAPES = "write system:<name> for a built-in, tools/<file>.py for a file of the tree, or an MCP server's id";
 
-/** Why `reference` cannot name a file of the tree, or null (seed 000: inside tools/, flat, .py, no absolute path, no ..). */
+/** Why `reference` cannot name a file of the tree, or null (R-loop-entries: inside tools/, flat, .py, no absolute path, no ..). */
 export function treeReferenceProblem(reference: string): string | null {
   if (reference.includes("\\")) return `“${reference}” uses backslashes; write the path with forward slashes, like tools/notes.py.`;
   if (reference.startsWith("/") || /^[A-Za-z]:/.test(reference)) {

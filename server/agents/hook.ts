@@ -1,4 +1,4 @@
-// The call hook (DESIGN.md, "Call hook"): `hooks/tools.py` beside the tree sees every call by name with its
+// The call hook (R-perm-hook): `hooks/tools.py` beside the tree sees every call by name with its
 // arguments before it runs. The builder is told it is there and which operations it governs.
 //
 // Which operations, by a deliberately simple reading of the file's text: every string literal that is exactly an

@@ -13,7 +13,7 @@ describe("what the model sees", () => {
     for (const tool of view.tools) expect(Object.keys(tool).sort()).toEqual(["description", "input_schema", "name"]);
   });
 
-  it("never holds the filesystem's settings: its root and limits are hidden from the model (seed 002)", () => {
+  it("never holds the filesystem's settings: its root and limits are hidden from the model (R-sys-settings-hidden)", () => {
     const tools = modelView(["system:filesystem", "system:web"], sources).tools;
     const inputs = tools.flatMap((t) => Object.keys(t.input_schema.properties as object));
     for (const key of ["root", "max_read_bytes", "max_directory_entries", "max_length"]) expect(inputs).not.toContain(key);

@@ -1,6 +1,6 @@
 // What the model sees of an agent's tools: for each entry, its narrowed operations' name, description and input
 // schema, and nothing else. Each tool is a new object built from those three fields, so settings, secrets,
-// titles and behaviour cannot reach the model by construction. Seed 002: two tools of one name fail.
+// titles and behaviour cannot reach the model by construction (R-settings-hidden). Two tools of one name fail (R-loop-entry-clash).
 import type { JsonSchema, Operation } from "@/server/catalog/operation";
 import type { Source } from "@/server/catalog/sources";
 import { DomainError } from "@/server/errors";
@@ -23,8 +23,8 @@ function modelTool(op: Operation): ModelTool {
 type Resolution = { source: Source; operations: Operation[] } | null;
 
 /**
- * Entries that clash, by index: a source listed twice, or two entries offering one operation name (seed 002:
- * duplicate names fail). Both entries of a name clash are refused, and the sentence names both sources.
+ * Entries that clash, by index: a source listed twice, or two entries offering one operation name
+ * (R-loop-entry-clash). Both entries of a name clash are refused, and the sentence names both sources.
  */
 export function clashes(resolved: readonly Resolution[]): { problems: ViewProblem[]; refused: Set<number> } {
   const problems: ViewProblem[] = [];

@@ -3,8 +3,8 @@ import { effectivePermission, explainPermission, explicitPermission, mayRun, typ
 
 const levels: PermissionLevel[] = ["ALLOW", "ASK", "DENY"];
 
-describe("seed 002's permission table", () => {
-  // Rows: how the operation was registered; columns: the agent's default (the seed's "manager default").
+describe("R-perm-explicit-beats-default: the operation's own level against the agent's default", () => {
+  // Rows: how the operation was registered; columns: the agent's default.
   const table: Array<{ explicit: PermissionLevel | null; expected: Record<PermissionLevel, PermissionLevel> }> = [
     { explicit: null, expected: { ALLOW: "ALLOW", ASK: "ASK", DENY: "DENY" } },
     { explicit: "ALLOW", expected: { ALLOW: "ALLOW", ASK: "ALLOW", DENY: "ALLOW" } },
@@ -60,7 +60,7 @@ describe("precedence beyond the table", () => {
 });
 
 describe("what an operation was registered with", () => {
-  it("ask_user is registered with ALLOW, whatever the agent's default (seed 002)", () => {
+  it("ask_user is registered with ALLOW, whatever the agent's default (R-perm-ask-user-allowed)", () => {
     const explicit = explicitPermission("system:ask_user", "ask_user", {});
     expect(effectivePermission({ explicit, agentDefault: "DENY" }).level).toBe("ALLOW");
   });

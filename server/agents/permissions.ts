@@ -1,9 +1,9 @@
-// Whether a call may run: seed 002's precedence, as pure functions the runtime and the builder share.
+// Whether a call may run: the precedence of docs/rules.md, Permissions, as pure functions the runtime and the builder share.
 //   1. An override for the operation (the run's manager, e.g. an admin's rule) beats every row.
 //   2. Otherwise the operation's explicit permission beats the agent's default.
 //   3. DENY then blocks the call even against an earlier session grant ("Always in this run").
 //   4. A session grant satisfies ASK without another prompt.
-// ASK needs someone to ask: where nobody can answer (a run without an approver), ASK refuses (seed 002).
+// ASK needs someone to ask: where nobody can answer (a run without an approver), ASK refuses (R-perm-ask-needs-approver).
 // Pure, so the builder's page can import the explanations.
 import { ASK_USER_PERMISSION } from "@/server/system/ask-user";
 
@@ -23,7 +23,7 @@ export type PermissionInput = {
 
 /**
  * The explicit permission of one operation of an entry: what the builder set, else what the operation was
- * registered with. Seed 002: ask_user is registered with ALLOW, so an agent whose default is ASK does not ask
+ * registered with. R-perm-ask-user-allowed: ask_user is registered with ALLOW, so an agent whose default is ASK does not ask
  * before asking; a builder may still set it to Ask me or Never.
  */
 export function explicitPermission(source: string, operation: string, permissions: Readonly<Record<string, PermissionLevel>>): PermissionLevel | null {

@@ -1,4 +1,4 @@
-// Export and import: an agent as its declaration JSON (DESIGN.md), to keep in a repository or move between
+// Export and import: an agent as its declaration JSON (R-agent-declaration), to keep in a repository or move between
 // studios. An export never holds a secret's value, only `${NAME}` references; an import is validated like a save
 // and becomes a new agent, or is refused with every problem named.
 import { eq } from "drizzle-orm";

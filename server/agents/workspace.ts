@@ -1,5 +1,5 @@
 // The studio's workspace: the one folder agents' roots live in (`<dataDir>/workspace`). A Root setting is a
-// relative path inside it; the runtime resolves it there, and refuses symlinks that leave it (seed 004).
+// relative path inside it; the runtime resolves it there, and refuses symlinks that leave it (R-root-workspace).
 import fs from "node:fs";
 import path from "node:path";
 import { env } from "@/server/env";

@@ -1,4 +1,4 @@
-// The closed vocabulary operations declare themselves against (seed 004, "Capabilities"): what a builder's need
+// The closed vocabulary operations declare themselves against (R-sys-capabilities): what a builder's need
 // ("file.write") resolves to, rather than words a description happens to share. Edit to add a tag; a tree file's
 // `capabilities=` outside this list is shown as a warning on its source and never matches a need.
 export type Capability = {

@@ -11,7 +11,7 @@ export type JsonSchema = Record<string, unknown>;
 export type Operation = {
   /** What the model calls: stable, `^[a-zA-Z0-9_-]{1,128}$`. */
   name: string;
-  /** What a person reads; may be reworded, unlike the name (seed 004). */
+  /** What a person reads; may be reworded, unlike the name (R-name-title). */
   title: string;
   /** One line written for the model: what it does and what it refuses. */
   description: string;
@@ -20,7 +20,7 @@ export type Operation = {
   risk: Risk;
   read_only: boolean;
   destructive: boolean;
-  /** May run beside other calls of the same turn (seed 002's concurrency table). */
+  /** May run beside other calls of the same turn (R-loop-concurrency). */
   concurrent: boolean;
   /** The operation's own bound in seconds, which no policy changes; null uses the agent's default. */
   timeout: number | null;

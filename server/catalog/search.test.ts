@@ -5,7 +5,7 @@ import { searchSources, stem } from "./search";
 const sources = sampleSources();
 const operations = (query: string) => searchSources(sources, query).flatMap((hit) => hit.operations.map((op) => op.name));
 
-describe("finding by need in the capability vocabulary (seed 004)", () => {
+describe("finding by need in the capability vocabulary (R-sys-capabilities)", () => {
   it("file.write finds the operations that declare it, from any source", () => {
     expect(operations("file.write").sort()).toEqual(["edit_file", "notes__write", "write_file"]);
   });

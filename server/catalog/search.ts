@@ -1,6 +1,6 @@
 // The builder's "Add a source" palette: find sources and operations by words ("read files") or by need in the
-// capability vocabulary ("file.write"). A need matches only operations that declare the tag (seed 004: "what a
-// need resolves against ... rather than words a description happens to share"); words rank by where they match.
+// capability vocabulary ("file.write"). A need matches only operations that declare the tag (R-sys-capabilities,
+// never words a description happens to share); words rank by where they match.
 import { CAPABILITIES, capabilitiesMatching } from "./capabilities";
 import type { Operation } from "./operation";
 import type { Source } from "./sources";

@@ -23,7 +23,7 @@ describe("listTreeFiles", () => {
     expect(listing.files.map((f) => f.path)).toEqual(["notes.py", "shell.py"]);
   });
 
-  it("does not scan subdirectories (seed 000)", async () => {
+  it("does not scan subdirectories (R-file-flat)", async () => {
     const dir = tree({ "notes.py": "", "sub/deep.py": "" });
     expect((await listTreeFiles(dir)).files.map((f) => f.path)).toEqual(["notes.py"]);
   });

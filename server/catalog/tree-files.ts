@@ -1,5 +1,5 @@
 // The files of the tool tree as they sit on disk: what /tools lists before the tool host has
-// read them. Seed 000: only `tools/*.py` counts, subdirectories are not scanned, `_x.py` is a helper.
+// read them (R-file-flat, R-file-helper): only `tools/*.py` counts, subdirectories are not scanned, `_x.py` is a helper.
 import fs from "node:fs/promises";
 import path from "node:path";
 

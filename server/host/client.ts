@@ -33,7 +33,7 @@ import {
 } from "./protocol";
 import { HostTransport, type HostExit } from "./transport";
 
-/** Seed 001's ceiling on any call's bound, which the host enforces. */
+/** The ceiling on any call's bound, which the host enforces (R-call-timeout-max). */
 export const MAX_TIMEOUT_S = 600;
 /**
  * How long the studio waits for a call's answer before it calls the host wedged: a little over the host's own
@@ -49,7 +49,7 @@ const METHOD_TIMEOUT_MS = 120_000;
 export type CallOptions = {
   /** The source's settings, secrets already resolved: sent in `_meta`, never in the arguments. */
   settings?: Record<string, unknown>;
-  /** The policy's default bound, in seconds; an operation's own timeout still wins (seed 002). */
+  /** The policy's default bound, in seconds; an operation's own timeout still wins (R-call-timeout-own). */
   timeoutS?: number;
   /** Which run's kept instances (scope "run") the call uses. */
   session?: string;

@@ -1,5 +1,5 @@
 // A tree's dependencies, installed by `run.py deps` into the tree's site folder (stamped, budgeted and logged by
-// the host, seed 000); the host started afterwards gets that folder with --site. Edit when the deps step changes.
+// the host, R-host-deps); the host started afterwards gets that folder with --site. Edit when the deps step changes.
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { z } from "zod";
@@ -17,7 +17,7 @@ const summarySchema = z.object({
 export type DepsSummary = z.infer<typeof summarySchema>;
 
 export type DepsOptions = HostOptions & {
-  /** Seconds shared by pip and setup.sh (seed 000: 240). */
+  /** Seconds shared by pip and setup.sh (R-host-deps: 240). */
   budgetS?: number;
   /** Extra arguments for pip, e.g. ["--no-index", "--find-links", dir]. */
   pipArgs?: string[];

@@ -1,4 +1,4 @@
-// Secrets at rest (DESIGN.md "Secrets"): AES-256-GCM, a fresh IV each time, the name bound as additional data.
+// Secrets at rest (R-secret-at-rest): AES-256-GCM, a fresh IV each time, the name bound as additional data.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { decryptSecret, encryptSecret, SecretDecryptError } from "./crypto";

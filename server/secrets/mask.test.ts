@@ -1,4 +1,4 @@
-// Masking (DESIGN.md "Secrets"): a value that reached a tool is *** in whatever is shown or kept afterwards,
+// Masking (R-secret-mask): a value that reached a tool is *** in whatever is shown or kept afterwards,
 // in the forms a tool prints it in.
 import { describe, expect, it } from "vitest";
 import { makeMasker, MASK } from "./mask";

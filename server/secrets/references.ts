@@ -1,5 +1,5 @@
 // Where a secret is used: every place that holds a ${NAME} reference. One list of sources, so a new place that
-// stores settings (agents, issue 5's agents part) adds one function here and deletion and the list see it.
+// stores settings (an agent's entries are one) adds one function here and deletion and the list see it.
 import { like, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { toolExamples } from "@/db/schema";

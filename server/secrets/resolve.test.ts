@@ -1,4 +1,4 @@
-// ${NAME} references (DESIGN.md "Secrets", seed 004 "Credentials"): resolved at call time, inside the server,
+// ${NAME} references (R-secret-reference): resolved at call time, inside the server,
 // each use marked and audited; an unknown name refused before any call.
 import fs from "node:fs";
 import os from "node:os";

@@ -10,7 +10,7 @@ import { DomainError } from "@/server/errors";
 
 export type Identity = { name: string; email: string };
 
-/** Who a publish is by until accounts exist (issue 5); set explicitly so a machine with no git identity still commits. */
+/** Who a publish is by when the caller names nobody (a script, a test); set explicitly so a machine with no git identity still commits. */
 export const STUDIO_IDENTITY: Identity = { name: "Quiver", email: "quiver@localhost" };
 
 export type Repo = { gitDir: string; workTree: string };

@@ -1,4 +1,4 @@
-// What a tool file may be called. Seed 000: letters, digits and underscores, like a Python module,
+// What a tool file may be called (R-file-module-name): letters, digits and underscores, like a Python module,
 // flat in the tree, ending in .py; `quiver` and `quiverhost` belong to the tool host.
 const MODULE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const RESERVED = new Set(["quiver", "quiverhost"]);

@@ -1,5 +1,5 @@
 // Publish: check the whole tree in a fresh interpreter, then commit its files as one version to the studio's
-// repository. Refused, with the first error of each failing file, while any file has one (seed 000).
+// repository. Refused, with the first error of each failing file, while any file has one (R-tree-publish).
 // Edit when what a publish records or checks changes.
 import fs from "node:fs/promises";
 import { HostClient } from "@/server/host/client";
@@ -7,7 +7,7 @@ import { hostCommand } from "@/server/host/command";
 import { DomainError } from "@/server/errors";
 import { STUDIO_IDENTITY, ensureRepo, git, headCommit, repoFor, type Identity, type Repo } from "./git";
 
-/** Seed 000: the tree's dependencies are these files at its root, and nowhere else. */
+/** R-host-deps: the tree's dependencies are these files at its root, and nowhere else. */
 export const DEPENDENCY_FILES = ["requirements.txt", "pyproject.toml", "setup.sh"];
 
 export type TreeProblem = { path: string; line: number | null; message: string };

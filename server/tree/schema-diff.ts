@@ -1,5 +1,5 @@
 // What changed for the model between two versions of a tool file: only what the model sees (each operation's
-// name, description and input schema, seed 000), compared and said in words. Pure, so the browser can use it too.
+// name, description and input schema, R-schema-three-things), compared and said in words. Pure, so the browser can use it too.
 // Edit when the catalog gains something the model sees, or the History tab needs a new kind of change.
 import type { CatalogFile, CatalogTool } from "@/server/host/protocol";
 
@@ -105,7 +105,7 @@ function diffOperation(before: CatalogTool, after: CatalogTool): SchemaChange[] 
 
 /**
  * What the model would see differently in `after` than in `before` (null: the file is absent from that version).
- * Operations are matched by name, the identity the model calls (seed 004: a title can be reworded, a name never).
+ * Operations are matched by name, the identity the model calls (R-name-title: a title can be reworded, a name never).
  */
 export function diffSchemas(before: CatalogFile | null, after: CatalogFile | null): SchemaChange[] {
   const changes: SchemaChange[] = [];
