@@ -1,9 +1,9 @@
-// system:ask_user: one focused question to the person running the agent (seed 002): ALLOW, one at a time,
+// system:ask_user: one focused question to the person running the agent (R-sys-ask-user): ALLOW, one at a time,
 // replay-safe, and bounded at one hour because it waits on a person. The runtime's ctx.ask reaches them.
 import { handler, text } from "./handler";
 import { inputs, operation, type SystemSource } from "./types";
 
-/** Seed 002: what the model is told when nobody answered (or nobody can be asked). */
+/** R-sys-ask-user: what the model is told when nobody answered (or nobody can be asked). */
 export const NO_ANSWER =
   "Nobody answered. Proceed on the most likely reading of the request, and state that assumption at the start of your reply.";
 
@@ -44,5 +44,5 @@ export const askUser: SystemSource = {
   handlers: { ask_user: askUserHandler },
 };
 
-/** Seed 002: ask_user is registered with ALLOW, whatever the agent's default (agents/permissions.ts applies it). */
+/** R-perm-ask-user-allowed: ask_user is registered with ALLOW, whatever the agent's default (agents/permissions.ts applies it). */
 export const ASK_USER_PERMISSION = "ALLOW" as const;

@@ -1,4 +1,4 @@
-// system:bash: one shell command per call (seed 002's run_bash), bounded at 300 s of its own, in the agent's working
+// system:bash: one shell command per call (run_bash, R-sys-bash), bounded at 300 s of its own, in the agent's working
 // folder, with the studio's environment scrubbed and, where bubblewrap works, sandboxed as the tool host is.
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -8,7 +8,7 @@ import { failed, handler, integer, ok, text } from "./handler";
 import { runCommand, stoppedResult, useSandbox } from "./process";
 import { inputs, operation, type SystemSource } from "./types";
 
-/** Seed 002's table: run_bash has 300 seconds; the command's own timeout argument ends it first. */
+/** R-sys-timeouts: run_bash has 300 seconds; the command's own timeout argument ends it first. */
 export const BASH_MAX_SECONDS = 300;
 const DEFAULT_SECONDS = 120;
 
@@ -56,7 +56,7 @@ export const bash: SystemSource = {
         ["command"],
       ),
       risk: "exec",
-      // Seed 002's table: 300 seconds; the command's own timeout argument ends it first.
+      // R-sys-timeouts: 300 seconds; the command's own timeout argument ends it first.
       timeout: 300,
       capabilities: ["shell.exec"],
     }),

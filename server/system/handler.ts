@@ -26,7 +26,7 @@ const ERRNO: Record<string, string> = {
 };
 
 /**
- * A thrown error as the model reads it: `<Type>: <message>` (seed 000), except the system's own errors, whose
+ * A thrown error as the model reads it: `<Type>: <message>` (R-result-exception), except the system's own errors, whose
  * messages carry absolute paths of the studio's machine: those say what happened and not where.
  */
 export function describeError(error: unknown): string {

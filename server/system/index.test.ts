@@ -6,7 +6,7 @@ import { SYSTEM_SOURCES, systemHandler, systemSettings, systemSource } from "./i
 const op = (source: string, name: string) => systemSource(source)!.operations.find((o) => o.name === name)!;
 
 describe("the built-in sources", () => {
-  it("are the ones DESIGN.md names, with seed 002's filesystem bundle in order", () => {
+  it("are the ones R-sys-sources names, with the filesystem bundle in order", () => {
     expect(SYSTEM_SOURCES.map((s) => s.name)).toEqual(["filesystem", "bash", "web", "memory", "planning", "ask_user", "compute"]);
     expect(systemSource("filesystem")!.operations.map((o) => o.name)).toEqual([
       "read_file",
@@ -34,7 +34,7 @@ describe("the built-in sources", () => {
     }
   });
 
-  it("run the four reads concurrently and the writes one at a time (seed 002)", () => {
+  it("run the four reads concurrently and the writes one at a time (R-sys-filesystem-concurrency)", () => {
     for (const name of ["read_file", "glob", "grep", "list_directory"]) expect(op("filesystem", name)).toMatchObject({ read_only: true, concurrent: true });
     for (const name of ["write_file", "edit_file", "delete", "generate_file"]) expect(op("filesystem", name)).toMatchObject({ read_only: false, concurrent: false });
   });
@@ -57,7 +57,7 @@ describe("the built-in sources", () => {
     }
   });
 
-  it("never offer a setting to the model: no input schema has a field the settings model has (seed 002)", () => {
+  it("never offer a setting to the model: no input schema has a field the settings model has (R-sys-settings-hidden)", () => {
     for (const source of SYSTEM_SOURCES) {
       const settings = Object.keys((source.settings_schema?.properties ?? {}) as object);
       for (const o of source.operations) {
@@ -85,7 +85,7 @@ describe("the built-in sources", () => {
     expect(op("filesystem", "delete").destructive).toBe(true);
   });
 
-  it("declare seed 002's own timeouts, which no policy changes; the rest use the policy's default", () => {
+  it("declare their own timeouts (R-sys-timeouts), which no policy changes; the rest use the policy's default", () => {
     expect(op("bash", "run_bash").timeout).toBe(300);
     expect(op("web", "fetch_url").timeout).toBe(60);
     expect(op("ask_user", "ask_user").timeout).toBe(3600);
@@ -98,7 +98,7 @@ describe("the built-in sources", () => {
     expect(op("ask_user", "ask_user")).toMatchObject({ concurrent: false, replay: "safe" });
   });
 
-  it("mark nothing else replay-safe on its own (seed 002)", () => {
+  it("mark nothing else replay-safe on its own (R-sys-replay-manual)", () => {
     const safe = SYSTEM_SOURCES.flatMap((s) => s.operations).filter((o) => o.replay !== "manual");
     expect(safe.map((o) => o.name)).toEqual(["ask_user"]);
   });

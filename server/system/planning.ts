@@ -1,4 +1,4 @@
-// system:planning: the model's own todo list (seed 002): write_todos takes the whole list each time; read_todos
+// system:planning: the model's own todo list (R-sys-planning): write_todos takes the whole list each time; read_todos
 // answers it. The plan lives in the run (ctx.todos, which the runtime keeps and streams), so its risk is read.
 import { handler, ok, refused } from "./handler";
 import { inputs, operation, type SystemSource, type Todo } from "./types";
@@ -6,7 +6,7 @@ import { inputs, operation, type SystemSource, type Todo } from "./types";
 const STATUSES = ["pending", "in_progress", "completed"] as const;
 const MARK: Record<Todo["status"], string> = { pending: "[ ]", in_progress: "[~]", completed: "[x]" };
 
-/** The list if it has seed 002's shape, else the one line that says what is wrong with it. */
+/** The list if it has the shape R-sys-planning gives it, else the one line that says what is wrong with it. */
 export function checkTodos(value: unknown): Todo[] | string {
   if (!Array.isArray(value)) return "todos must be the whole list, as an array of {content, status} items; nothing changed.";
   for (const [i, item] of value.entries()) {
@@ -57,7 +57,7 @@ export const planning: SystemSource = {
                 status: { type: "string", enum: ["pending", "in_progress", "completed"], description: "Where the step stands." },
               },
               required: ["content", "status"],
-              // Seed 002: extra keys on an item are fine.
+              // Extra keys on an item are fine (R-sys-planning).
               additionalProperties: true,
             },
           },
@@ -65,7 +65,7 @@ export const planning: SystemSource = {
         ["todos"],
       ),
       risk: "read",
-      // Serial, but it runs beside the concurrent calls of its turn without holding them up (seed 002).
+      // Serial, but it runs beside the concurrent calls of its turn without holding them up (R-loop-concurrency).
       concurrent: false,
       capabilities: ["plan.write"],
     }),

@@ -127,7 +127,7 @@ export async function useSandbox(ctx: SystemContext): Promise<boolean> {
   return (await probeSandbox(childBaseEnv().PATH ?? "")).bwrap !== null;
 }
 
-/** A stopped command as the model reads it: stopped, maybe partly run (seed 002's timeout in a direct run). */
+/** A stopped command as the model reads it: stopped, maybe partly run (R-call-timeout-answer). */
 export function stoppedResult(run: Finished, seconds: number, signal: AbortSignal, what: string): SystemResult {
   const output = run.output.trimEnd() || "(no output)";
   const timedOut = run.stopped === "timeout" || (signal.reason as Error | undefined)?.name === "TimeoutError";

@@ -1,6 +1,6 @@
 """compute_exec's runner: the model's program, read from stdin, run as __main__
-with the tree's tools importable as plain functions (seed 000: "the model
-writes a program, and the program calls the tools").
+with the tree's tools importable as plain functions (R-sys-compute: the model
+writes a program, and the program calls the tools).
 
     python3 -c "$(cat bootstrap.py)" CONFIG_JSON < program.py
 
@@ -113,7 +113,7 @@ class Guard:
         stem = file[:-3]
         prefix = f"{stem}__"
         if any(not op.startswith(prefix) for op in operations):
-            return getattr  # a module named by its SCHEMA (seed 001) is one tool: given whole
+            return getattr  # a module named by its SCHEMA (R-module-shape) is one tool: given whole
         allowed = {op[len(prefix):] for op in operations}
 
         def pick(real, attr):

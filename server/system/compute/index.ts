@@ -1,4 +1,4 @@
-// system:compute: seed 000's "the model writes a program, and the program calls the tools": Python run in the tool
+// system:compute (R-sys-compute): the model writes a program, and the program calls the tools: Python run in the tool
 // host's sandbox (its work folder, environment and limits), where the tree's tools import as plain functions.
 // bootstrap.py runs the program; edit it for what the program sees, this file for how it is started.
 import { existsSync, readFileSync } from "node:fs";

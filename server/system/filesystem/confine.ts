@@ -1,5 +1,5 @@
-// Confinement (seed 004): a path argument is resolved under the builder's root and refused outside it: an absolute
-// path, a `..` that leaves the root, and a symbolic link anywhere on the way (seed 002: the file or a parent folder).
+// Confinement (R-root-confine): a path argument is resolved under the builder's root and refused outside it: an absolute
+// path, a `..` that leaves the root, and a symbolic link anywhere on the way (the file or a parent folder).
 // An application boundary, not an OS sandbox: another process moving folders between this check and the open is not
 // covered, which is why files are also opened with O_NOFOLLOW.
 import { constants } from "node:fs";
@@ -19,8 +19,8 @@ export type Confined = {
 };
 
 /**
- * The root setting as the real folder it names, which must exist (seed 002) and lie inside the workspace (a link
- * made there after the builder saved the root could lead anywhere); a failure otherwise, which the builder fixes.
+ * The root setting as the real folder it names, which must exist and lie inside the workspace (R-root-workspace: a
+ * link made there after the builder saved the root could lead anywhere); a failure otherwise, which the builder fixes.
  */
 export async function rootFolder(settings: Record<string, unknown>, dataDir: string): Promise<string> {
   const root = settings.root;

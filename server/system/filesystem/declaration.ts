@@ -1,5 +1,5 @@
-// system:filesystem as the model and the builder see it: seed 002's file bundle, every path confined to the builder's
-// root (seed 004, "Confinement"). The limits are settings, so the model can never raise them (seed 002: "hidden from model input").
+// system:filesystem as the model and the builder see it: the file bundle (R-sys-filesystem), every path confined to
+// the builder's root (R-root-confine). The limits are settings, so the model can never raise them (R-sys-settings-hidden).
 import { inputs, operation, type SystemSource } from "../types";
 
 const path = (what: string) => ({ type: "string", description: `${what}, relative to the root.` });

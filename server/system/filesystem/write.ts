@@ -1,4 +1,4 @@
-// write_file, edit_file, delete and generate_file: the operations that change files, one at a time (seed 002).
+// write_file, edit_file, delete and generate_file: the operations that change files, one at a time (R-sys-filesystem-concurrency).
 // Every write publishes atomically: a temporary file in the same folder, then a rename (or a link, to never replace).
 import { randomBytes } from "node:crypto";
 import type { Stats } from "node:fs";

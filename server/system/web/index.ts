@@ -1,5 +1,5 @@
-// system:web: fetch one page as text (seed 002's fetch_url). The length cap is a setting, so the model sets only url;
-// it caps the text returned, not the bytes downloaded (seed 002), which have a bound of their own to keep the studio up.
+// system:web: fetch one page as text (fetch_url, R-sys-web). The length cap is a setting, so the model sets only url;
+// it caps the text returned, not the bytes downloaded, which have a bound of their own to keep the studio up.
 // Private addresses (this machine, its network, cloud metadata) are refused unless the builder allows them (network.ts).
 import { count, handler, limit, Refusal, text } from "../handler";
 import { inputs, operation, type SystemResult, type SystemSource } from "../types";
@@ -7,7 +7,7 @@ import { htmlToText } from "./html";
 import { anyAddress, PrivateAddress, publicOnly } from "./network";
 import { fetchPage, type Page } from "./request";
 
-/** Seed 002's table: fetch_url has 60 seconds. */
+/** R-sys-timeouts: fetch_url has 60 seconds. */
 export const FETCH_SECONDS = 60;
 export const DEFAULT_MAX_LENGTH = 20_000;
 /** The most of one response read, whatever max_length says: a bound on the studio's memory, not on the text. */
@@ -113,7 +113,7 @@ export const web: SystemSource = {
       input_schema: inputs({ url: { type: "string", description: "The page's address, starting with http:// or https://." } }, ["url"]),
       risk: "network",
       read_only: true,
-      // Seed 002's table: 60 seconds.
+      // R-sys-timeouts: 60 seconds.
       timeout: 60,
       capabilities: ["web.fetch"],
     }),
