@@ -1,5 +1,5 @@
 // Next calls register() once per server start. It is also compiled for the Edge runtime,
-// so the Node-only start-up is loaded behind the runtime check (STACK.md pitfall 4).
+// so the Node-only start-up is loaded behind the runtime check (R-ops-instrumentation).
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { startStudio } = await import("./server/startup");

@@ -5,7 +5,7 @@ const nextConfig = {
   reactStrictMode: true,
   // PGlite ships WebAssembly and a data bundle it loads from its own folder; pg has optional native parts.
   serverExternalPackages: ["@electric-sql/pglite", "pg"],
-  // `next dev` serves its internal files only to localhost unless told otherwise (STACK.md pitfall 8).
+  // `next dev` serves its internal files only to localhost unless told otherwise (R-ops-dev-origins).
   allowedDevOrigins: ["127.0.0.1"],
   poweredByHeader: false,
 };

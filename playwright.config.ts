@@ -1,5 +1,5 @@
 // Playwright: end-to-end tests in Debian's Chromium (never a downloaded browser) against the
-// production build, started on a free port with a fresh data folder (STACK.md pitfall 9).
+// production build, started on a free port with a fresh data folder (R-ops-playwright-port).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

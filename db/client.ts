@@ -112,7 +112,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
 
   const release = acquireLock(options.dataDir);
   const folder = path.join(options.dataDir, "db");
-  // PGlite creates only the last folder of its path (STACK.md pitfall 2).
+  // PGlite creates only the last folder of its path (R-ops-pglite-folder).
   fs.mkdirSync(folder, { recursive: true });
   let client: PGlite | undefined;
   try {
@@ -142,7 +142,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   }
 }
 
-/** drizzle wraps the driver's error; the cause is the sentence worth showing (pitfall 2). */
+/** drizzle wraps the driver's error; the cause is the sentence worth showing (R-ops-pglite-folder). */
 function explain(err: unknown, where: string): Error {
   const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
   const message = cause instanceof Error ? cause.message : String(cause);

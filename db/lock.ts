@@ -1,5 +1,5 @@
 // The embedded database's folder lock. PGlite does not lock its folder, and a second process
-// opening a live folder corrupts it for good (STACK.md pitfall 1), so the studio holds this lock.
+// opening a live folder corrupts it for good (R-ops-pglite-lock), so the studio holds this lock.
 import fs from "node:fs";
 import path from "node:path";
 

@@ -1,4 +1,4 @@
-"""The current date and time, in the shape of seed 001's modules (SCHEMA and execute)."""
+"""The current date and time, written as a module with SCHEMA and execute (R-module-shape)."""
 
 import zoneinfo
 from datetime import datetime, timezone

@@ -25,7 +25,7 @@ class Settings:
 
 
 def check_secret(name: str, value: str) -> str | None:
-    """Rejects a token that is set but cannot be one (seed 004: set is not usable)."""
+    """Rejects a token that is set but cannot be one (R-secret-check: set is not the same as usable)."""
     if name == "token" and not (value.startswith("tkt_") and len(value) >= 24):
         return "this is not a tracker token: a token starts with tkt_ and is 24 characters or more"
     return None

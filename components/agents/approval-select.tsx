@@ -1,6 +1,6 @@
 "use client";
 // One operation's Approval: Allowed, Ask me, Never, or the agent's default, with the one line beside it that says
-// what will happen (seed 002's precedence: the operation's own setting beats the agent's default).
+// what will happen (R-perm-explicit-beats-default: the operation's own setting beats the agent's default).
 import { explainPermission, explicitPermission, PERMISSION_LABELS, PERMISSION_LEVELS, type PermissionLevel } from "@/server/agents/permissions";
 
 export function ApprovalSelect({

@@ -1,6 +1,6 @@
 "use client";
 // Monaco from node_modules, never a CDN: imported only in the browser, on the editor page, then handed
-// to @monaco-editor/react. Python needs only the editor worker (STACK.md pitfall 6).
+// to @monaco-editor/react. Python needs only the editor worker (R-ops-monaco).
 import { loader } from "@monaco-editor/react";
 
 export type Monaco = typeof import("monaco-editor");

@@ -1,6 +1,6 @@
 "use client";
 // What the model sees for each operation of the file: name, description and the input schema, as JSON
-// and as a table. Only these three things reach the model (seed 000).
+// and as a table. Only these three things reach the model (R-schema-three-things).
 import { Check, Copy } from "lucide-react";
 import { useState } from "react";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";

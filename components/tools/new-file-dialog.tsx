@@ -1,5 +1,5 @@
 "use client";
-// "New tool file": a name checked as you type (seed 000's module-name rule), then the editor opens.
+// "New tool file": a name checked as you type (R-file-module-name), then the editor opens.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";

@@ -112,7 +112,7 @@ describe("publish", () => {
     const live = hostFor(tree, { sandbox: false, dataDir });
     expect((await live.catalog()).files.flatMap((file) => file.errors)).toEqual([]);
     rewrite(path.join(tree, "_shared.py"), 'MIDNIGHT = "midnight"\n');
-    // Seed 000: a changed helper does not re-import the files that imported it, so the long-lived host still
+    // R-file-reload: a changed helper does not re-import the files that imported it, so the long-lived host still
     // offers clock.py; a new interpreter imports it afresh and fails.
     expect((await live.catalog()).files.flatMap((file) => file.errors)).toEqual([]);
     const error = await refusal(publish({ tree, dataDir, message: "helper" }));

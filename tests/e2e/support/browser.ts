@@ -1,4 +1,4 @@
-// Debian's Chromium, with the flags this offline machine needs (STACK.md; the machine's notes).
+// Debian's Chromium, with the flags this offline machine needs (R-ops-chromium).
 export function chromiumPath(): string {
   return process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 }

@@ -1,5 +1,5 @@
 // Putting text into Monaco from a test: typing goes through auto-indent and auto-closing, so the text is
-// pasted instead (a ClipboardEvent sent to the focused element) and lands byte for byte (STACK.md pitfall 14).
+// pasted instead (a ClipboardEvent sent to the focused element) and lands byte for byte (R-ops-monaco-paste).
 import { expect, type Page } from "@playwright/test";
 
 export async function focusEditor(page: Page): Promise<void> {

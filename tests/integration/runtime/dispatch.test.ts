@@ -1,4 +1,4 @@
-// Calling a tool from a run (DESIGN.md; seeds 000, 001, 002, 004), through the real loop, the real tool host and the
+// Calling a tool from a run (docs/rules.md, The loop around a call), through the real loop, the real tool host and the
 // loopback model: name repair, damaged and invalid arguments, narrowing, the output cap, refusal against failure
 // with their audit rows, images, progress and voice lines, and masking.
 import fs from "node:fs";
@@ -128,7 +128,7 @@ def wipe() -> str:
     return "wiped"
 `;
 
-const VOICE = `"""A seed-001 module with voice lines."""
+const VOICE = `"""A SCHEMA-and-execute module with voice lines."""
 
 import asyncio
 
@@ -299,7 +299,7 @@ describe("narrowing", () => {
 });
 
 describe("results", () => {
-  it("cuts a result over the output cap with seed 000's note, keeping it whole in a file", async () => {
+  it("cuts a result over the output cap with its note, keeping it whole in a file (R-result-output-cap)", async () => {
     const capped = await s.agent({ tools: [{ entry: "tools/box.py#box__long" }], policy: { output_cap: 1_000 } });
     s.model.reply(call("box__long", { size: 5_000 }), text("done"));
     const result = await onlyResult(await s.run(capped));

@@ -1,7 +1,7 @@
-// Calls that reach back and calls that are gated (seed 000), through the real loop, tool host and loopback model:
+// Calls that reach back and calls that are gated (R-loop-ctx-system, R-loop-ctx-ask, R-perm-hook), through the real loop, tool host and loopback model:
 // hooks/tools.py sees every call by name with its arguments and may allow, refuse or ask; a tree tool calls a
 // built-in through ctx.system under the agent's permissions, and asks the person through ctx.ask; waiting on the
-// person never counts against the tool's own timeout (seed 001).
+// person never counts against the tool's own timeout (R-call-wait-not-counted).
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";

@@ -1,4 +1,4 @@
-// The loop's rules around a call (seed 002, DESIGN.md "Calling a tool from a run"), through the real loop, tool host
+// The loop's rules around a call (docs/rules.md, Permissions, Timeouts and The loop around a call), through the real loop, tool host
 // and loopback model: permissions with their precedence and session grants, approvals that wait off the clock,
 // ask_user, concurrency and order, timeouts, retries, dedupe, and the plan.
 import fs from "node:fs";
@@ -142,7 +142,7 @@ def counted(name: str, extra: dict | None = None) -> str:
     return f"call {_count(name)}"
 `;
 
-const ARGS = `"""A seed-001 module whose bound follows its timeout argument."""
+const ARGS = `"""A SCHEMA-and-execute module whose bound follows its timeout argument."""
 
 SCHEMA = {
     "type": "function",
@@ -157,7 +157,7 @@ async def execute(args, ctx):
     return "waited"
 `;
 
-const DESK = `"""A seed-001 module that waits on a person."""
+const DESK = `"""A SCHEMA-and-execute module that waits on a person."""
 
 import asyncio
 
@@ -194,7 +194,7 @@ beforeEach(() => s.model.reset());
 afterAll(async () => s?.close());
 
 describe("permissions", () => {
-  it("applies seed 002's precedence: an explicit ALLOW or DENY beats the agent's default ASK, which asks", async () => {
+  it("applies R-perm-explicit-beats-default: an explicit ALLOW or DENY beats the agent's default ASK, which asks", async () => {
     clearLog();
     const agent = await s.agent({
       tools: [{ entry: "tools/box.py#box__look,box__put,box__drop", permissions: { box__look: "ALLOW", box__drop: "DENY" } }],
@@ -397,7 +397,7 @@ describe("dedupe", () => {
 });
 
 describe("planning", () => {
-  it("keeps the plan: write_todos replaces the list, the instructions gain seed 002's line, and the list rides on the newest message", async () => {
+  it("keeps the plan: write_todos replaces the list, the instructions gain the planning line, and the list rides on the newest message (R-loop-plan)", async () => {
     const agent = await s.agent({ instructions: "Sort files.", tools: [{ entry: "system:planning" }, { entry: "tools/box.py#box__look" }] });
     const todos = [
       { content: "Read the inbox", status: "in_progress" },

@@ -1,4 +1,4 @@
-// Seed 002: writes publish atomically. A write that fails before it is published leaves the old content whole and
+// R-sys-filesystem: writes publish atomically. A write that fails before it is published leaves the old content whole and
 // no temporary file behind; the rename that publishes it is made to fail here.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -1,4 +1,4 @@
-// system:bash's run_bash: seed 002's bound (the command's own timeout ends it first), a process group killed whole,
+// system:bash's run_bash (R-sys-bash): its bound (the command's own timeout ends it first, R-sys-timeouts), a process group killed whole,
 // an environment with nothing of the studio's in it, and the tool host's sandbox where bubblewrap works.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,4 +1,4 @@
-// system:compute's compute_exec: seed 000's "the model writes a program, and the program calls the tools": the tree's
+// system:compute's compute_exec (R-sys-compute): the model writes a program, and the program calls the tools: the tree's
 // tools import as plain functions, in the tool host's sandbox and environment, bounded by the program's timeout.
 import { writeFileSync } from "node:fs";
 import path from "node:path";

@@ -1,4 +1,4 @@
-// system:filesystem against real folders: confinement (seed 004), overwrite and recursive (seed 002), atomic writes,
+// system:filesystem against real folders: confinement (R-root-confine), overwrite and recursive (R-sys-filesystem), atomic writes,
 // edit_file's exact match, and the limits the builder sets.
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -20,7 +20,7 @@ const put = (rel: string, content: string) => {
   writeFileSync(inRoot(rel), content);
 };
 
-describe("confinement to the root (seed 004)", () => {
+describe("confinement to the root (R-root-confine)", () => {
   it("refuses a path that climbs out of the root with ..", async () => {
     writeFileSync(path.join(p.workspace, "secret.txt"), "outside");
     for (const bad of ["../secret.txt", "a/../../secret.txt", "..\\secret.txt"]) {
@@ -86,7 +86,7 @@ describe("confinement to the root (seed 004)", () => {
     expect(existsSync(inRoot("a.txt"))).toBe(true);
   });
 
-  it("fails every call when the root does not exist (seed 002: the root must exist)", async () => {
+  it("fails every call when the root does not exist (R-sys-filesystem: the root must exist)", async () => {
     const missing = context(p, { settings: { root: path.join(p.workspace, "nope") } });
     expect(await call("list_directory", {}, missing)).toMatchObject({ outcome: "failed", text: expect.stringContaining("does not exist") });
   });

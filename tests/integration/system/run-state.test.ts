@@ -1,4 +1,4 @@
-// The built-ins whose state is the run's: the plan (seed 002's write_todos and read_todos, through ctx.todos) and
+// The built-ins whose state is the run's: the plan (write_todos and read_todos, R-sys-planning, through ctx.todos) and
 // ask_user (through ctx.ask; no answer means proceed on the likeliest reading and say so).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NO_ANSWER } from "@/server/system/ask-user";

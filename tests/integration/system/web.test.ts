@@ -1,5 +1,5 @@
 // system:web's fetch_url against a server of the test's own on 127.0.0.1 (so with private addresses allowed): HTML read
-// as text, the text cut at the builder's max_length (seed 002: the model sets only url), other schemes refused, failed
+// as text, the text cut at the builder's max_length (R-sys-web: the model sets only url), other schemes refused, failed
 // requests told apart, and private addresses refused unless the builder allows them.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
