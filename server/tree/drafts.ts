@@ -1,5 +1,5 @@
 // Unsaved editor buffers kept on the server, per person and file: a reload or a restart loses nothing.
-import { and, eq } from "drizzle-orm";
+import { and, eq, or } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { drafts } from "@/db/schema";
 
@@ -23,6 +23,16 @@ export async function putDraft(db: Db, userId: string, path: string, source: str
 
 export async function dropDraft(db: Db, userId: string, path: string): Promise<void> {
   await db.delete(drafts).where(and(eq(drafts.userId, userId), eq(drafts.path, path)));
+}
+
+/**
+ * After a save of `saved`: drops the draft the save was made from (`before`, read as the save began) or one holding
+ * the saved text. A draft kept while the save ran holds edits typed after it, and stays (R-save-draft-kept).
+ */
+export async function dropSavedDraft(db: Db, userId: string, path: string, before: Draft | null, saved: string): Promise<void> {
+  const same = eq(drafts.source, saved);
+  const made = before ? or(same, and(eq(drafts.updatedAt, before.updatedAt), eq(drafts.source, before.source))) : same;
+  await db.delete(drafts).where(and(eq(drafts.userId, userId), eq(drafts.path, path), made));
 }
 
 /** The paths this person has unsaved edits in: the tree marks them. */

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { getDb } from "@/server/db";
 import { env } from "@/server/env";
-import { dropDraft, moveDrafts, putDraft } from "@/server/tree/drafts";
+import { dropDraft, dropSavedDraft, getDraft, moveDrafts, putDraft } from "@/server/tree/drafts";
 import { moveExamples } from "@/server/tree/examples";
 import { createFile, deleteFile, renameFile, saveFile, starterSource } from "@/server/tree/files";
 import { developerProcedure, router } from "../init";
@@ -16,8 +16,10 @@ export const toolFilesRouter = router({
   save: developerProcedure
     .input(z.object({ path: filePath, source, baseHash: hash }))
     .mutation(async ({ input, ctx }) => {
+      const db = await getDb();
+      const draft = await getDraft(db, ctx.user.id, input.path);
       const saved = await saveFile(env().toolsDir, input.path, input.source, input.baseHash);
-      await dropDraft(await getDb(), ctx.user.id, input.path);
+      await dropSavedDraft(db, ctx.user.id, input.path, draft, input.source);
       return saved;
     }),
 
