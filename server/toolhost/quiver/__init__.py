@@ -243,7 +243,8 @@ def note_tool_refusal(ctx: Context) -> None:
 
 
 def note_tool_failure(reason: str) -> None:
-    """R-module-witness: the string this call returns reports a failure; a no-op outside a call."""
+    """R-module-witness: the string this call returns reports a failure; a no-op
+    outside a call."""
     witness = _CURRENT.get()
     if witness is not None:
         witness.outcome = "failed"

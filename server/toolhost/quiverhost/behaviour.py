@@ -1,6 +1,7 @@
 """An operation's behaviour: file-level constants (RISK, TIMEOUT, ...) are the
-defaults, `@tool(...)` overrides them per operation (R-file-behaviour), and the optional
-module attributes (R-module-attributes) (voice lines, EXPRESSIONS, ARG_TIMEOUT, ...) ride along.
+defaults, `@tool(...)` overrides them per operation (R-file-behaviour), and the
+optional module attributes (voice lines, EXPRESSIONS, ARG_TIMEOUT, ...;
+R-module-attributes) ride along.
 Every value is checked here, so a wrong one is an error with its line.
 """
 

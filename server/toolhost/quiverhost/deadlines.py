@@ -98,8 +98,8 @@ DEADLINES = Deadlines()
 class PausableBound:
     """A call's bound that stops counting while the call waits on the studio
     (ctx.ask, ctx.system): time spent waiting for a person never counts
-    against the tool's timeout (R-call-wait-not-counted). Only calls with a Context can wait so,
-    and only those pay for this."""
+    against the tool's timeout (R-call-wait-not-counted). Only calls with a
+    Context can wait so, and only those pay for this."""
 
     def __init__(self, seconds: float, expire: Callable[[], None],
                  deadlines: Deadlines = DEADLINES) -> None:

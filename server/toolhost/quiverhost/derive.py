@@ -1,6 +1,7 @@
 """A module to one catalog file entry and its operations (docs/rules.md, Tool
-files, plus the module shape, R-module-shape). The catalog and the preview both derive through
-derive_file, so what a developer previews is what the model is offered.
+files, plus the module shape, R-module-shape). The catalog and the preview
+both derive through derive_file, so what a developer previews is what the
+model is offered.
 """
 
 from __future__ import annotations

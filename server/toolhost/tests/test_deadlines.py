@@ -57,7 +57,8 @@ if __name__ == "__main__":
 
 
 class PausableBoundTests(unittest.TestCase):
-    """R-call-wait-not-counted: time a call spends waiting on the person never counts against its bound."""
+    """R-call-wait-not-counted: time a call spends waiting on the person never
+    counts against its bound."""
 
     def test_a_paused_bound_does_not_expire_while_the_call_waits(self):
         deadlines, fired = Deadlines(), threading.Event()
