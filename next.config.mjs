@@ -3,8 +3,9 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
-  // PGlite ships WebAssembly and a data bundle it loads from its own folder; pg has optional native parts.
-  serverExternalPackages: ["@electric-sql/pglite", "pg"],
+  // PGlite ships WebAssembly and a data bundle it loads from its own folder; pg has optional native parts;
+  // proper-lockfile (with graceful-fs under it) is plain Node code, loaded once per process rather than per bundle.
+  serverExternalPackages: ["@electric-sql/pglite", "pg", "proper-lockfile"],
   // `next dev` serves its internal files only to localhost unless told otherwise (R-ops-dev-origins).
   allowedDevOrigins: ["127.0.0.1"],
   poweredByHeader: false,
