@@ -70,8 +70,11 @@ function noSuchAgent(id: string): DomainError {
   return new DomainError("NOT_FOUND", "NO_SUCH_AGENT", "There is no such agent; it may have been deleted meanwhile.", { id });
 }
 
-/** Stored declarations passed validation when saved; reading one back only restores its type. */
-function stored(value: unknown): AgentDeclaration {
+/**
+ * A declaration read back from the database (an agent, a version, a run's copy): it passed validation when saved,
+ * so reading it back only restores its type; one that no longer parses is a bug, and says so.
+ */
+export function declarationOf(value: unknown): AgentDeclaration {
   const parsed = parseDeclaration(value);
   if (!parsed.declaration) throw new Error(`A stored agent declaration no longer parses: ${parsed.problems.map((p) => p.message).join(" ")}`);
   return parsed.declaration;
@@ -146,7 +149,7 @@ function summaryOf(row: Omit<AgentSummary, "description" | "model" | "entries">,
 
 export async function listAgents(db: Db): Promise<AgentSummary[]> {
   const rows = await db.select(summaryColumns).from(agents).leftJoin(user, eq(user.id, agents.updatedBy)).orderBy(asc(sql`lower(${agents.name})`));
-  return rows.map((row) => summaryOf(row, stored(row.declaration)));
+  return rows.map((row) => summaryOf(row, declarationOf(row.declaration)));
 }
 
 export async function getAgent(db: Db, id: string, place: Place): Promise<AgentDetail> {
@@ -156,7 +159,7 @@ export async function getAgent(db: Db, id: string, place: Place): Promise<AgentD
     .leftJoin(user, eq(user.id, agents.updatedBy))
     .where(eq(agents.id, id));
   if (!row) throw noSuchAgent(id);
-  const declaration = stored(row.declaration);
+  const declaration = declarationOf(row.declaration);
   const { sources, treeError } = await listSources(place.tree);
   const drift = detectDrift(declaration, row.fingerprints as EntryPrint[], sources, treeError);
   return { ...summaryOf(row, declaration), declaration, createdAt: row.createdAt, createdBy: row.createdBy, drift, treeError };
@@ -204,7 +207,7 @@ function stale(current: NonNullable<Awaited<ReturnType<typeof latest>>>): Domain
     "CONFLICT",
     "STALE_VERSION",
     `${who} saved this agent (version ${current.version}) since you opened it; review their version, then make your changes on top of it and save again.`,
-    { current: { ...current, declaration: stored(current.declaration) } },
+    { current: { ...current, declaration: declarationOf(current.declaration) } },
   );
 }
 
@@ -220,7 +223,7 @@ export async function saveAgent(db: Db, actor: string, input: SaveInput, place: 
   if (!row) throw noSuchAgent(input.id);
   if (row.version !== input.baseVersion) throw stale((await latest(db, input.id))!);
   const { declaration, fingerprints } = await checked(db, input.declaration, place, { except: input.id });
-  const before = stored(row.declaration);
+  const before = declarationOf(row.declaration);
   const sameDeclaration = stableJson(before) === stableJson(declaration);
   if (sameDeclaration && stableJson(row.fingerprints) === stableJson(fingerprints)) return getAgent(db, input.id, place);
   const summary = sameDeclaration ? "Accepted changes in its sources" : summarizeChange(before, declaration);
@@ -250,7 +253,7 @@ export async function saveAgent(db: Db, actor: string, input: SaveInput, place: 
 export async function duplicateAgent(db: Db, actor: string, id: string, place: Place): Promise<AgentDetail> {
   const [row] = await db.select({ name: agents.name, declaration: agents.declaration, fingerprints: agents.fingerprints }).from(agents).where(eq(agents.id, id));
   if (!row) throw noSuchAgent(id);
-  const declaration = { ...stored(row.declaration), name: await freeName(db, `${row.name} copy`) };
+  const declaration = { ...declarationOf(row.declaration), name: await freeName(db, `${row.name} copy`) };
   const copy = await createAgentChecked(db, actor, declaration, row.fingerprints as EntryPrint[], `Duplicated from ${row.name}`);
   await recordAudit(db, { actor, action: "agent.duplicated", target: declaration.name, detail: { id: copy, from: id } });
   return getAgent(db, copy, place);
@@ -273,5 +276,5 @@ export async function agentHistory(db: Db, id: string): Promise<VersionInfo[]> {
     .where(eq(agentVersions.agentId, id))
     .orderBy(desc(agentVersions.version));
   if (rows.length === 0) throw noSuchAgent(id);
-  return rows.map((row) => ({ ...row, declaration: stored(row.declaration) }));
+  return rows.map((row) => ({ ...row, declaration: declarationOf(row.declaration) }));
 }

@@ -23,7 +23,7 @@ export type Source = {
   capabilities: string[];
   operations: Operation[];
   settings_schema: JsonSchema | null;
-  /** Whether an agent may use it: a file with any error offers nothing (DESIGN.md, the tool file contract). */
+  /** Whether an agent may use it: a file with any error offers nothing (R-file-errors-offer-nothing). */
   offered: boolean;
   errors: SourceError[];
   /** What is worth fixing but offers nothing less, e.g. a capability outside the vocabulary. */
@@ -34,6 +34,8 @@ export type SourceList = {
   sources: Source[];
   /** Why the tree's files are missing from the list (the tool host could not read it), or null. */
   treeError: string | null;
+  /** The tree's catalog as the host answered it, with each operation's full behaviour (what a run reads). */
+  files: CatalogFile[];
 };
 
 function summarise(operations: Operation[]): Pick<Source, "risk" | "capabilities"> {
@@ -86,7 +88,7 @@ function fromTool(tool: CatalogTool, warnings: string[]): Operation {
 }
 
 /**
- * The tree's files as sources; helpers never (seed 000), files with errors listed but not offered. An entry names
+ * The tree's files as sources; helpers never (R-file-helper), files with errors listed but not offered. An entry names
  * a file as tools/<file>.py whatever the tree's folder is called on disk (QUIVER_TOOLS_DIR).
  */
 export function fromTree(files: CatalogFile[]): Source[] {
@@ -114,7 +116,10 @@ export function systemSources(): Source[] {
   return SYSTEM_SOURCES.map(fromSystem);
 }
 
-/** Every source, built-ins first, then the tree's files by name. MCP servers join here when they arrive. */
+/**
+ * Every source, built-ins first, then the tree's files by name: what the agent pages list and validate against,
+ * and what a run's catalog is read from. MCP servers join here when they arrive.
+ */
 export async function listSources(tree: string): Promise<SourceList> {
   let files: CatalogFile[] = [];
   let treeError: string | null = null;
@@ -122,7 +127,7 @@ export async function listSources(tree: string): Promise<SourceList> {
     // A studio without a tree yet has no files to offer, and that is not an error.
     if (fs.existsSync(tree)) files = (await hostFor(tree).catalog(true)).files;
   } catch (err) {
-    treeError = `The tool host could not read the tree, so its files are missing here: ${(err as Error).message}`;
+    treeError = `The tool host could not read the tree, so none of its files is offered: ${(err as Error).message}`;
   }
-  return { sources: [...systemSources(), ...fromTree(files)], treeError };
+  return { sources: [...systemSources(), ...fromTree(files)], treeError, files };
 }

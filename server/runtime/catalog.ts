@@ -2,13 +2,12 @@
 // the next run): the exact tool list the model is offered (server/agents/model-view.ts), and per offered operation what the
 // loop needs to call it (its entry, behaviour, voice lines). It is kept in the run's first event, so a run resumed
 // after a restart uses the same list rather than reading the catalog again.
-import fs from "node:fs";
 import type { AgentDeclaration } from "@/server/agents/declaration";
 import { resolveEntry } from "@/server/agents/entries";
 import { clashes, modelView, type ModelTool } from "@/server/agents/model-view";
 import type { JsonSchema, Replay, Risk } from "@/server/catalog/operation";
-import { fromTree, systemSources, type Source } from "@/server/catalog/sources";
-import { hostFor, type CatalogFile } from "@/server/host";
+import { listSources, type Source } from "@/server/catalog/sources";
+import type { CatalogFile } from "@/server/host";
 
 export type Voice = { announce: string; heartbeat: string[]; complete: string; fail: string };
 
@@ -78,16 +77,10 @@ function extrasOf(files: CatalogFile[]): Map<string, Extra> {
   return extras;
 }
 
-/** Every source as it is now, with the tree's per-operation extras: one catalog read of the tree's host. */
+/** Every source as it is now (the agent pages' own list), with the tree's per-operation extras. */
 export async function readSources(tree: string): Promise<{ sources: Source[]; extras: Map<string, Extra>; treeError: string | null }> {
-  let files: CatalogFile[] = [];
-  let treeError: string | null = null;
-  try {
-    if (fs.existsSync(tree)) files = (await hostFor(tree).catalog(true)).files;
-  } catch (err) {
-    treeError = `The tool host could not read the tree, so its files offer nothing in this run: ${(err as Error).message}`;
-  }
-  return { sources: [...systemSources(), ...fromTree(files)], extras: extrasOf(files), treeError };
+  const { sources, files, treeError } = await listSources(tree);
+  return { sources, extras: extrasOf(files), treeError };
 }
 
 /** The run's catalog for this declaration against these sources. */

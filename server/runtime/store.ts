@@ -3,8 +3,11 @@
 import { and, desc, eq, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { agents, runs, user, type RunStatus } from "@/db/schema";
-import { parseDeclaration, type AgentDeclaration } from "@/server/agents/declaration";
+import type { AgentDeclaration } from "@/server/agents/declaration";
+import { declarationOf } from "@/server/agents/store";
 import { DomainError } from "@/server/errors";
+
+export { declarationOf };
 
 export type RunRow = typeof runs.$inferSelect;
 
@@ -25,12 +28,6 @@ export type RunSummary = {
 
 export function noSuchRun(id: string): DomainError {
   return new DomainError("NOT_FOUND", "NO_SUCH_RUN", "There is no such run; it may have been deleted with its agent.", { id });
-}
-
-export function declarationOf(value: unknown): AgentDeclaration {
-  const parsed = parseDeclaration(value);
-  if (!parsed.declaration) throw new Error(`A stored agent declaration no longer parses: ${parsed.problems.map((p) => p.message).join(" ")}`);
-  return parsed.declaration;
 }
 
 /** The agent as it stands now: what a new run starts from. */
