@@ -16,14 +16,23 @@ export type AuditOptions = {
   mask?: Masker;
 };
 
-export async function recordAudit(db: Db, entry: AuditEntry, options: AuditOptions = {}): Promise<void> {
-  const mask = options.mask;
+function rowOf(entry: AuditEntry, mask: Masker | undefined) {
   const target = entry.target ?? null;
   const detail = entry.detail ?? {};
-  await db.insert(audit).values({
+  return {
     actor: entry.actor,
     action: entry.action,
     target: mask && target !== null ? mask(target) : target,
     detail: mask ? mask.deep(detail) : detail,
-  });
+  };
+}
+
+export async function recordAudit(db: Db, entry: AuditEntry, options: AuditOptions = {}): Promise<void> {
+  await db.insert(audit).values(rowOf(entry, options.mask));
+}
+
+/** Several rows in one INSERT: what one action did to many things at once. */
+export async function recordAudits(db: Db, entries: AuditEntry[], options: AuditOptions = {}): Promise<void> {
+  if (entries.length === 0) return;
+  await db.insert(audit).values(entries.map((entry) => rowOf(entry, options.mask)));
 }

@@ -79,8 +79,16 @@ export type CatalogFile = z.infer<typeof catalogFileSchema>;
 export type Catalog = z.infer<typeof catalogSchema>;
 export type SecretCheck = z.infer<typeof secretCheckSchema>;
 
+/**
+ * How a call ended, whatever answered it (a tree file, a built-in, an MCP server): refused (nothing happened) is
+ * told apart from failed, a transient failure may be retried, a timeout may have partly run (R-result-outcome).
+ * Defined here, the lowest layer that reads it, and imported by every other.
+ */
 export const outcomeSchema = z.enum(["ok", "refused", "failed", "transient", "timeout"]);
 export type Outcome = z.infer<typeof outcomeSchema>;
+
+/** A picture for a vision model, base64 (R-result-image). */
+export type Image = { data: string; mimeType: string };
 
 /** What a tools/call answer carries in `_meta` beyond MCP's own fields. */
 export const callMetaSchema = z.object({
@@ -89,15 +97,15 @@ export const callMetaSchema = z.object({
   "quiver/truncated": z.unknown().optional(),
 });
 
-export type Content = { type: "text"; text: string } | { type: "image"; data: string; mimeType: string };
+export type Content = { type: "text"; text: string } | ({ type: "image" } & Image);
 
-/** One call's answer, as the studio uses it. */
+/** One call's answer, as the studio uses it, from any kind of source (server/calls/ makes a built-in's so too). */
 export type CallResult = {
   content: Content[];
   isError: boolean;
   outcome: Outcome;
   durationMs: number | null;
-  /** Where the host kept a cut result whole (seed 000), when it cut one. */
+  /** Where the host kept a cut result whole (R-result-cut), when it cut one. */
   truncated: string | null;
 };
 

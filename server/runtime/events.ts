@@ -6,6 +6,7 @@
 import { and, asc, eq, gt, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { runEvents } from "@/db/schema";
+import { Inbox } from "@/server/calls/inbox";
 import type { RunEventType } from "./shapes";
 
 export type RunEvent = {
@@ -29,37 +30,6 @@ export function storedIdOf(id: string | null | undefined): number {
   if (!id) return 0;
   const n = Number.parseInt(id, 10);
   return Number.isFinite(n) && n > 0 ? n : 0;
-}
-
-/** What a listener hears, taken in order by one reader that waits while there is nothing, until the signal aborts. */
-class Inbox {
-  private readonly items: RunEvent[] = [];
-  private wake: (() => void) | null = null;
-  private readonly onAbort = () => this.wake?.();
-
-  constructor(private readonly signal?: AbortSignal) {
-    signal?.addEventListener("abort", this.onAbort);
-  }
-
-  readonly push = (event: RunEvent): void => {
-    this.items.push(event);
-    this.wake?.();
-  };
-
-  /** The next event; null once the signal has aborted. */
-  async take(): Promise<RunEvent | null> {
-    for (;;) {
-      if (this.signal?.aborted) return null;
-      const next = this.items.shift();
-      if (next) return next;
-      await new Promise<void>((resolve) => (this.wake = resolve));
-      this.wake = null;
-    }
-  }
-
-  close(): void {
-    this.signal?.removeEventListener("abort", this.onAbort);
-  }
 }
 
 export class EventLog {
@@ -162,7 +132,7 @@ export class EventLog {
 
   /** Each run's start and every change of a run's status, live (nothing stored is replayed), until the signal aborts. */
   async *statusChanges(signal: AbortSignal): AsyncGenerator<{ runId: string; status: string | null }> {
-    const inbox = new Inbox(signal);
+    const inbox = new Inbox<RunEvent>(signal);
     this.statusListeners.add(inbox.push);
     try {
       for (let next = await inbox.take(); next; next = await inbox.take()) {
@@ -200,7 +170,7 @@ export class EventLog {
 
   /** Stored events after `lastEventId`, then live ones, until the signal aborts. */
   async *subscribe(runId: string, lastEventId: string | null | undefined, signal?: AbortSignal): AsyncGenerator<RunEvent> {
-    const inbox = new Inbox(signal);
+    const inbox = new Inbox<RunEvent>(signal);
     const stop = this.listen(runId, inbox.push);
     try {
       let seen = storedIdOf(lastEventId);

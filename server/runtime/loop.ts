@@ -9,16 +9,15 @@ import { prepare, recordCall, runTurn, type ModelCall } from "./dispatch";
 import { isRetryable, modelFailure, modelKey, ModelProblem, openModel } from "./models";
 import { attachPlan, providerTools, toPrompt } from "./prompt";
 import type { ResultRecord, Run } from "./run";
+import { RunStopped } from "./stopped";
 
 type Reply = { text: string; calls: ModelCall[]; usage: { input: number; output: number }; modelMs: number };
 
-class Abandoned extends Error {}
-
-/** The run was stopped; `partial` is what the model had written of its reply by then. */
-class Cancelled extends Error {
-  constructor(readonly partial = "") {
-    super("The run was stopped.");
-  }
+/** The stop to unwind the loop with, once the run is stopped; `partial` is what the model had written by then. */
+function stopOf(run: Run, partial = ""): RunStopped | null {
+  if (run.abandoned) return new RunStopped("abandoned");
+  if (run.cancelled) return new RunStopped("cancelled", run.cancelled.by, partial);
+  return null;
 }
 
 /** The end of a stopped run: who stopped it, then the status. */
@@ -72,8 +71,8 @@ async function ask(run: Run, model: LanguageModelV3): Promise<Reply> {
       const reply = await readStream(run, stream, got);
       return { ...reply, modelMs: performance.now() - started };
     } catch (err) {
-      if (run.abandoned) throw new Abandoned();
-      if (run.cancelled) throw new Cancelled(got.text);
+      const stop = stopOf(run, got.text);
+      if (stop) throw stop;
       if (!isRetryable(err) || retry >= modelRetries) throw new ModelProblem(modelFailure(err, run.declaration.model));
       await new Promise((r) => setTimeout(r, modelRetryMs * 2 ** retry));
     }
@@ -81,8 +80,8 @@ async function ask(run: Run, model: LanguageModelV3): Promise<Reply> {
 }
 
 function check(run: Run, partial = ""): void {
-  if (run.abandoned) throw new Abandoned();
-  if (run.cancelled) throw new Cancelled(partial);
+  const stop = stopOf(run, partial);
+  if (stop) throw stop;
   if (run.storageError) throw run.storageError;
 }
 
@@ -91,8 +90,7 @@ export async function drive(run: Run): Promise<void> {
   const spec = run.declaration.model;
   try {
     if (run.status !== "running" && !run.waiting && !run.cancelled) await run.setStatus("running");
-    const key = await modelKey(run.deps.db, spec, run.startedBy);
-    if (key) run.addSecrets([key]);
+    const key = await modelKey(spec, run.secrets);
     const model = openModel(spec, key);
     let steps = 0;
     if (run.pendingTurn) {
@@ -140,9 +138,9 @@ export async function drive(run: Run): Promise<void> {
       });
     }
   } catch (err) {
-    if (err instanceof Abandoned || run.abandoned) return;
+    if ((err instanceof RunStopped && err.reason === "abandoned") || run.abandoned) return;
     if (run.cancelled) {
-      const partial = err instanceof Cancelled ? err.partial : "";
+      const partial = err instanceof RunStopped ? err.partial : "";
       // What the model had written stays in the conversation, as the person saw it stream.
       if (partial.trim()) void run.emit("message", { role: "assistant", text: partial, calls: [], usage: { input: 0, output: 0 }, modelMs: 0 });
       await endCancelled(run).catch(() => undefined);

@@ -1,6 +1,6 @@
 // The agent's model through the AI SDK's providers (OpenAI, Anthropic, any OpenAI-compatible server by base URL),
 // called at the provider level (LanguageModelV3.doStream) so the loop sees each tool call's name and arguments
-// exactly as the model wrote them: repair and parse are the runtime's job (seed 002). The API key is a secret
+// exactly as the model wrote them: repair and parse are the runtime's job (R-loop-name-repair, R-loop-malformed-args). The API key is a secret
 // picked by name and resolved only here; a provider that cannot be reached, refuses the key or rate-limits the run
 // is told in one sentence. Edit when a provider is added.
 import { createAnthropic } from "@ai-sdk/anthropic";
@@ -8,9 +8,8 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { APICallError } from "ai";
-import type { Db } from "@/db/client";
 import { SECRET_REFERENCE, type AgentDeclaration } from "@/server/agents/declaration";
-import { resolveSecrets } from "@/server/secrets/resolve";
+import type { SegmentSecrets } from "@/server/calls";
 
 export type ModelSpec = AgentDeclaration["model"];
 
@@ -24,7 +23,7 @@ const PROVIDER_NAMES: Record<ModelSpec["provider"], string> = {
 };
 
 /** The key's value for this model, or null for a server that takes none; an unknown secret is a ModelProblem. */
-export async function modelKey(db: Db, spec: ModelSpec, actor: string): Promise<string | null> {
+export async function modelKey(spec: ModelSpec, secrets: Pick<SegmentSecrets, "values">): Promise<string | null> {
   if (!spec.api_key) {
     if (spec.provider === "openai-compatible") return null;
     throw new ModelProblem(`${PROVIDER_NAMES[spec.provider]} needs an API key: pick the secret that holds it in the agent's Model section.`);
@@ -32,7 +31,7 @@ export async function modelKey(db: Db, spec: ModelSpec, actor: string): Promise<
   const name = SECRET_REFERENCE.exec(spec.api_key)?.[1];
   if (!name) throw new ModelProblem("The model's API key must be a secret picked by name (${NAME}); pick one in the agent's Model section.");
   try {
-    const values = await resolveSecrets(db, [name], { actor, via: "run", tool: `model ${spec.model}` });
+    const values = await secrets.values([name], `model ${spec.model}`);
     return values.get(name)!;
   } catch (err) {
     throw new ModelProblem((err as Error).message);

@@ -1,16 +1,18 @@
 // One run in memory while its loop is going: the conversation so far, the session's grants, the plan, the dedupe
-// cache, the approvals and questions it waits on, and the secret values it has used, which mask everything it
-// stores or streams. Built fresh at start, or rebuilt from run_events (replay.ts) to continue.
+// cache, the approvals and questions it waits on, and its secrets (resolved once per segment, server/calls/), whose
+// values mask everything it stores or streams. Built fresh at start, or rebuilt from run_events (replay.ts) to continue.
 import type { Db } from "@/db/client";
 import type { RunStatus } from "@/db/schema";
 import type { AgentDeclaration } from "@/server/agents/declaration";
+import { SegmentSecrets } from "@/server/calls";
 import { DomainError } from "@/server/errors";
 import { hostFor, type Host } from "@/server/host";
-import { makeMasker, type Masker } from "@/server/secrets/mask";
+import type { Masker } from "@/server/secrets/mask";
 import type { RunCatalog, RunOperation } from "./catalog";
 import type { EventLog, RunEvent } from "./events";
 import type { Decision, EventData, Outcome, Person, RunEventType, Todo } from "./shapes";
 import { updateRun } from "./store";
+import { RunStopped } from "./stopped";
 import type { VoiceTiming } from "./voice";
 
 /** What the model is told one call answered, kept for the next requests. */
@@ -52,7 +54,7 @@ export type RuntimeSettings = {
   modelRetryMs: number;
   /** Model requests per message before the run stops, so a model that never finishes cannot run forever. */
   maxSteps: number;
-  /** Whether someone can answer ASK; without an approver ASK refuses (seed 002). */
+  /** Whether someone can answer ASK; without an approver ASK refuses (R-perm-ask-needs-approver). */
   canAsk: boolean;
   /** Pause before calling a safe or idempotent operation again after a transient failure. */
   retryMs: number;
@@ -81,8 +83,7 @@ export class Run {
   abandoned = false;
   readonly controller = new AbortController();
   private readonly waiters = new Map<string, Waiter>();
-  private readonly secrets = new Set<string>();
-  private masker: Masker = makeMasker([]);
+  private segmentSecrets: SegmentSecrets | null = null;
   private statusChain: Promise<void> = Promise.resolve();
   private treeHost: Host | null = null;
 
@@ -100,8 +101,14 @@ export class Run {
     return (this.treeHost ??= hostFor(this.deps.tree));
   }
 
+  /** The run's secrets: the model's key and its entries' `${NAME}` settings. */
+  get secrets(): SegmentSecrets {
+    return (this.segmentSecrets ??= new SegmentSecrets(this.deps.db, { actor: this.startedBy, run: this.id }));
+  }
+
+  /** Masks every secret value the run has given out. */
   get mask(): Masker {
-    return this.masker;
+    return this.secrets.mask;
   }
 
   /** Whether the built-in planning tools are offered: the system prompt's line and the plan on each request. */
@@ -111,17 +118,6 @@ export class Run {
 
   operation(name: string): RunOperation | undefined {
     return this.catalog.operations.find((op) => op.name === name);
-  }
-
-  addSecrets(values: Iterable<string>): void {
-    let added = false;
-    for (const value of values) {
-      if (value && !this.secrets.has(value)) {
-        this.secrets.add(value);
-        added = true;
-      }
-    }
-    if (added) this.masker = makeMasker(this.secrets);
   }
 
   /** Store and stream one event, masked; a failed write is kept and ends the loop at its next step. */
@@ -163,7 +159,7 @@ export class Run {
   /** Wait for the person: an approval or an answer. The run shows as waiting while any wait is open. */
   wait(callId: string, kind: Waiter["kind"]): Promise<WaitAnswer> {
     // A stopped run opens no new wait: nobody would answer it.
-    if (this.cancelled) return Promise.reject(new RunCancelled(this.cancelled.by));
+    if (this.cancelled) return Promise.reject(new RunStopped("cancelled", this.cancelled.by));
     const existing = this.waiters.get(callId);
     if (existing) return existing.promise;
     let resolve!: (answer: WaitAnswer) => void;
@@ -175,6 +171,8 @@ export class Run {
     // A wait abandoned at shutdown is nobody's error.
     promise.catch(() => undefined);
     this.waiters.set(callId, { kind, promise, resolve, reject });
+    // Waiting on a person ends the segment: secrets are decrypted afresh when the run goes on.
+    this.secrets.endSegment();
     if (this.status !== "waiting") void this.setStatus("waiting");
     return promise;
   }
@@ -204,7 +202,7 @@ export class Run {
   /** Stop without writing anything more (the process is going away; the run's rows stay as they are). */
   abandon(): void {
     this.abandoned = true;
-    const stopping = new Error("The studio is stopping.");
+    const stopping = new RunStopped("abandoned");
     this.controller.abort(stopping);
     for (const waiter of this.waiters.values()) waiter.reject(stopping);
     this.waiters.clear();
@@ -221,18 +219,10 @@ export class Run {
   cancel(by: Person): boolean {
     if (this.cancelled || this.abandoned) return false;
     this.cancelled = { by };
-    const stopped = new RunCancelled(by);
+    const stopped = new RunStopped("cancelled", by);
     this.controller.abort(stopped);
     for (const waiter of this.waiters.values()) waiter.reject(stopped);
     this.waiters.clear();
     return true;
-  }
-}
-
-/** The reason a stopped run's controller aborts with, and its open waits end with. */
-export class RunCancelled extends Error {
-  constructor(readonly by: Person) {
-    super(`${by.name ?? "Someone"} stopped the run.`);
-    this.name = "RunCancelled";
   }
 }

@@ -2,14 +2,13 @@
 // may import the types. Every value is masked before it is stored or streamed.
 import type { ModelTool } from "@/server/agents/model-view";
 import type { RunStatus } from "@/db/schema";
+import type { Image, Outcome } from "@/server/host/protocol";
 import type { Todo } from "@/server/system/types";
 import type { RunOperation } from "./catalog";
 
-export type { Todo };
+export type { Image, Outcome, Todo };
 
-export type Outcome = "ok" | "refused" | "failed" | "transient" | "timeout";
 export type Decision = "once" | "always" | "deny";
-export type Image = { mimeType: string; data: string };
 export type Person = { id: string; name: string | null };
 
 export type EventData = {
@@ -51,7 +50,7 @@ export type EventData = {
   question_answered: { callId: string; answer: string | null; by: Person };
   /** The call starts running (after any approval); `timeoutS` null: no bound (an interactive wait). */
   tool_started: { callId: string; operation: string; attempt: number; timeoutS: number | null };
-  /** A line while a call runs: the tool's own progress, or a seed-001 voice line. */
+  /** A line while a call runs: the tool's own progress, or a voice line (R-loop-voice). */
   progress: { callId: string; kind: "progress" | "announce" | "heartbeat" | "complete" | "fail"; message: string };
   tool_result: {
     callId: string;

@@ -1,9 +1,11 @@
 // ${NAME} references in settings, resolved to values at call time, inside the server. The only place a value is
-// decrypted: each use marks the secret's lastUsedAt and writes a `secret.used` audit row (never the value).
+// decrypted: each decryption marks the secret's lastUsedAt, and each use is a `secret.used` audit row (never the
+// value), written in one INSERT for every secret of that use. How often a caller decrypts and records (per call
+// for Try it, per run for a run) is server/calls/secrets.ts's business.
 import { inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { secrets } from "@/db/schema";
-import { recordAudit } from "@/server/audit/record";
+import { recordAudits } from "@/server/audit/record";
 import { DomainError } from "@/server/errors";
 import { decryptSecret, SecretDecryptError, secretsKey } from "./crypto";
 import { REFERENCE, referencedNames } from "./references";
@@ -15,14 +17,16 @@ export type SecretUse = {
   via: "try-it" | "run" | "check";
   /** The operation (or, for a check, the file) the values go to. */
   tool: string;
+  /** The run that uses them, when it is a run. */
+  run?: string;
 };
 
 function listed(names: string[]): string {
   return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }
 
-/** Decrypts the named secrets for one use; an unknown name is refused before anything is read or called. */
-export async function resolveSecrets(db: Db, names: Iterable<string>, use: SecretUse, key: Buffer = secretsKey()): Promise<Map<string, string>> {
+/** Decrypts the named secrets, without recording a use; an unknown name is refused before anything is read. */
+export async function decryptSecrets(db: Db, names: Iterable<string>, key: Buffer = secretsKey()): Promise<Map<string, string>> {
   const wanted = [...new Set(names)];
   const values = new Map<string, string>();
   if (wanted.length === 0) return values;
@@ -47,13 +51,24 @@ export async function resolveSecrets(db: Db, names: Iterable<string>, use: Secre
     }
   }
   await db.update(secrets).set({ lastUsedAt: new Date() }).where(inArray(secrets.name, wanted));
-  for (const name of wanted) {
-    await recordAudit(db, { actor: use.actor, action: "secret.used", target: name, detail: { via: use.via, tool: use.tool } });
-  }
   return values;
 }
 
-function substitute(value: unknown, values: Map<string, string>): unknown {
+/** One `secret.used` row per name, all in one INSERT. */
+export async function recordSecretUse(db: Db, names: Iterable<string>, use: SecretUse): Promise<void> {
+  const detail = { via: use.via, tool: use.tool, ...(use.run ? { run: use.run } : {}) };
+  await recordAudits(db, [...new Set(names)].map((name) => ({ actor: use.actor, action: "secret.used", target: name, detail })));
+}
+
+/** Decrypts the named secrets for one use and records it; an unknown name is refused before anything is read or called. */
+export async function resolveSecrets(db: Db, names: Iterable<string>, use: SecretUse, key?: Buffer): Promise<Map<string, string>> {
+  const values = await decryptSecrets(db, names, key);
+  await recordSecretUse(db, values.keys(), use);
+  return values;
+}
+
+/** `value` with every `${NAME}` in its strings replaced by the secret's value; every name must be in `values`. */
+export function substitute(value: unknown, values: ReadonlyMap<string, string>): unknown {
   if (typeof value === "string") return value.replace(REFERENCE, (_, name: string) => values.get(name)!);
   if (Array.isArray(value)) return value.map((item) => substitute(item, values));
   if (value !== null && typeof value === "object") {

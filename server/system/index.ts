@@ -1,4 +1,4 @@
-// The built-in sources, by the name an entry gives after `system:` (DESIGN.md, "Concepts"), in the order a
+// The built-in sources, by the name an entry gives after `system:` (R-sys-sources), in the order a
 // builder's palette lists them. Edit to add a built-in: one module beside this one, one line here.
 import { askUser } from "./ask-user";
 import { bash } from "./bash";
@@ -9,7 +9,7 @@ import { planning } from "./planning";
 import type { SystemHandler, SystemSource } from "./types";
 import { web } from "./web";
 
-export type { SystemContext, SystemHandler, SystemImage, SystemOutcome, SystemResult, SystemSource, Todo } from "./types";
+export type { SystemContext, SystemHandler, SystemResult, SystemSource, Todo } from "./types";
 export { outputDirFor } from "./filesystem";
 export { systemSettings } from "./settings";
 

@@ -2,17 +2,12 @@
 // handlers are given and answer. Edit when the runtime hands a handler something new, or a result says more.
 import type { Db } from "@/db/client";
 import type { JsonSchema, Operation } from "@/server/catalog/operation";
+import type { Image, Outcome } from "@/server/host/protocol";
 
-/** Seed 001's outcomes: refused (nothing happened: grey, no audit row) is told apart from failed (red). */
-export type SystemOutcome = "ok" | "refused" | "failed" | "transient" | "timeout";
+/** What one call answers the model: text always, an error whenever the outcome is not "ok" (R-result-outcome). */
+export type SystemResult = { text: string; outcome: Outcome; images?: Image[] };
 
-/** A picture for a vision model (seed 004's with_images), base64. */
-export type SystemImage = { data: string; mimeType: string };
-
-/** What one call answers the model: text always, an error whenever the outcome is not "ok". */
-export type SystemResult = { text: string; outcome: SystemOutcome; images?: SystemImage[] };
-
-/** One step of the plan (seed 002): content and a status; extra keys are kept as they came. */
+/** One step of the plan (R-sys-planning): content and a status; extra keys are kept as they came. */
 export type Todo = { content: string; status: "pending" | "in_progress" | "completed"; [key: string]: unknown };
 
 /** What the runtime gives a handler besides the validated arguments. */
@@ -23,7 +18,7 @@ export type SystemContext = {
   runId: string;
   /** Aborted when the call is cancelled or its timeout ends it; long handlers stop and kill what they started. */
   signal: AbortSignal;
-  /** One progress line for the run's stream (seed 004's progress message). */
+  /** One progress line for the run's stream (R-loop-progress). */
   progress(text: string): void;
   /** Put a question to the person running the agent; null when nobody answered (or nobody can be asked). */
   ask(question: string, choices: string[]): Promise<string | null>;
@@ -72,7 +67,7 @@ export function operation(fields: Pick<Operation, "name" | "title" | "descriptio
     destructive: false,
     concurrent: read_only,
     timeout: null,
-    // Seed 002: built-ins are not marked replay-safe automatically; each says so where it is.
+    // R-sys-replay-manual: built-ins are not marked replay-safe automatically; each says so where it is.
     replay: "manual",
     ...fields,
   };

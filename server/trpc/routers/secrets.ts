@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { getDb } from "@/server/db";
 import { env } from "@/server/env";
-import { checkBinding } from "@/server/secrets/check";
+import { checkBinding } from "@/server/calls";
 import { DESCRIPTION_MAX, NAME_MAX, VALUE_MAX } from "@/server/secrets/names";
 import { createSecret, deleteSecret, listSecrets, rotateSecret, secretNames } from "@/server/secrets/store";
 import { adminProcedure, builderProcedure, router } from "../init";

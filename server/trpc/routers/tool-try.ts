@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { getDb } from "@/server/db";
 import { env } from "@/server/env";
-import { tryCall } from "@/server/host/try-call";
+import { tryCall } from "@/server/calls";
 import { deleteExample, listExamples, saveExample } from "@/server/tree/examples";
 import { developerProcedure, router } from "../init";
 

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/db/client";
 import { audit } from "@/db/schema";
 import { closeAll, hostFor } from "@/server/host";
-import { tryCall, type TryEvent } from "@/server/host/try-call";
+import { tryCall, type TryEvent } from "@/server/calls";
 import { createSecret } from "@/server/secrets/store";
-import { scratch } from "./helpers";
+import { scratch } from "../host/helpers";
 
 const SERVICE = `"""A service whose tools leak their token on purpose, in the forms tools print tokens in."""
 
