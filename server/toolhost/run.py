@@ -1,7 +1,7 @@
 """Entry point of the Quiver tool host.
 
     python3 run.py serve --tree DIR [--watch-interval 1.0] [--limit-as MB] [--limit-cpu S]
-                         [--limit-nofile N] [--limit-nproc N] [--site DIR]
+                         [--limit-nofile N] [--limit-nproc N] [--memory-soft MB] [--site DIR]
     python3 run.py deps --tree DIR --site DIR --log FILE [--budget 240] [--pip-arg ARG ...]
 
 `serve` speaks MCP (newline-delimited JSON-RPC) on stdin/stdout; `deps` installs
@@ -11,6 +11,7 @@ the tree's dependencies and prints one JSON line.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import os
 import sys
@@ -18,6 +19,31 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 if sys.path[0] != HERE:
     sys.path.insert(0, HERE)
+
+# A cap on address space, not on use, whoever starts the host (R-host-memory): a
+# runaway allocation ends in a MemoryError its tool answers, not in the machine swapping.
+DEFAULT_LIMIT_AS_MB = 2048
+M_ARENA_MAX = -8  # glibc's mallopt option
+
+
+def _fewer_arenas() -> None:
+    """glibc reserves 64 MB of address space per thread arena, up to eight per
+    core: a host with a few dozen threads would reach the address-space cap while
+    using little memory. Two arenas, for the host only (its children keep theirs)."""
+    try:
+        ctypes.CDLL(None).mallopt(M_ARENA_MAX, 2)
+    except (OSError, AttributeError):
+        pass  # not glibc: its allocator reserves no such arenas
+
+
+def _own_group() -> None:
+    """Lead a process group, so the studio can stop the host and every process its
+    tools started with one kill (R-host-runaway). Inside bubblewrap the host leads a
+    session already, and the sandbox's end takes its processes with it."""
+    try:
+        os.setpgid(0, 0)
+    except OSError:
+        pass
 
 
 def _limits(args: argparse.Namespace) -> None:
@@ -60,13 +86,20 @@ def serve(args: argparse.Namespace) -> int:
     # tree file never shadows a module the host imports.
     sys.path.extend([tree, os.path.dirname(tree)])
     _limits(args)
+    _fewer_arenas()
+    _own_group()
     reader, writer = _protocol_streams()
 
     from quiverhost.loader import Tree
     from quiverhost.protocol import Connection
+    from quiverhost.reaper import REAPER
     from quiverhost.server import Host
 
-    Host(Tree(tree), Connection(reader, writer), args.watch_interval).serve()
+    why = REAPER.start()  # before any other thread: signals and the subreaper are the main thread's
+    if why:
+        print(f"quiver-toolhost: children of tools are not reaped: {why}", file=sys.stderr)
+    Host(Tree(tree), Connection(reader, writer), args.watch_interval,
+         soft_memory_mb=args.memory_soft).serve()
     return 0
 
 
@@ -85,10 +118,14 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--tree", required=True, help="the folder of tool files")
     run.add_argument("--watch-interval", type=float, default=1.0,
                      help="seconds between looks for changed files (0: only on list and call)")
-    run.add_argument("--limit-as", type=int, help="address space, in MB")
+    run.add_argument("--limit-as", type=int, default=DEFAULT_LIMIT_AS_MB,
+                     help=f"address space, in MB (default {DEFAULT_LIMIT_AS_MB}; 0: no cap)")
     run.add_argument("--limit-cpu", type=int, help="CPU seconds")
     run.add_argument("--limit-nofile", type=int)
     run.add_argument("--limit-nproc", type=int)
+    run.add_argument("--memory-soft", type=int,
+                     help="resident MB over which a call's answer says so, for the studio to "
+                          "replace the host")
     run.add_argument("--site", help="folder of installed dependencies (from `deps`)")
     run.set_defaults(func=serve)
     install = commands.add_parser("deps", help="install the tree's dependencies")

@@ -13,6 +13,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .reaper import REAPER
 from .workers import WORKERS
 
 
@@ -31,11 +32,13 @@ def run_bounded(work: Callable[[], Any], seconds: float | None,
     box: dict[str, Any] = {}
 
     def run() -> None:
+        busy = REAPER.enter()  # the work is tool code: its children are its own to wait for
         try:
             box["value"] = work()
         except BaseException as exc:  # SystemExit from a tool must not end the host
             box["error"] = exc
         finally:
+            REAPER.leave(busy)
             box["done"] = True
             wake.set()
 

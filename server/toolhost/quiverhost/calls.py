@@ -7,8 +7,8 @@ refused, failed, transient, timeout) and the duration on every result.
 from __future__ import annotations
 
 import asyncio
-import difflib
 import inspect
+import itertools
 import os
 import queue
 import time
@@ -24,6 +24,8 @@ from .protocol import METHOD_NOT_FOUND, RpcError
 from .entries import Derived, Op
 from .errors import exception_text
 from .loader import Tree
+from .memory import Memory, memory_error_text
+from .reaper import REAPER
 from .results import NotJson, content_of, cut_long, mask
 from .sessions import Sessions
 from .settings import SettingsError, build_settings
@@ -33,6 +35,7 @@ from .workers import WORKERS
 DEFAULT_SECONDS = 120.0
 MAX_SECONDS = 600.0
 MASK_FROM = 4  # shorter secret values would mask ordinary words
+OVERRUN_ENDED = "notifications/quiver/overrun_ended"
 
 
 class Control:
@@ -66,13 +69,22 @@ def _no_studio(method: str, params: dict) -> Any:
     raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
 
 
+def _no_notice(method: str, params: dict) -> None:
+    """No studio to tell: the host runs under a test or another client."""
+
+
 class Calls:
-    def __init__(self, tree: Tree, workdir: str | None = None, studio: Studio | None = None) -> None:
+    def __init__(self, tree: Tree, workdir: str | None = None, studio: Studio | None = None,
+                 notify: Callable[[str, dict], None] | None = None,
+                 memory: Memory | None = None) -> None:
         self.tree = tree
         self.workdir = workdir or os.getcwd()
         self.sessions = Sessions()
         # Asks the studio something on behalf of a call and waits (ctx.ask, ctx.system).
         self.studio = studio or _no_studio
+        self.notify = notify or _no_notice
+        self.memory = memory or Memory(None)
+        self._overruns = itertools.count(1)
 
     def call(self, name: str, arguments: Any, meta: dict | None, *,
              progress: Callable[[str], None] = lambda text: None) -> dict | None:
@@ -99,13 +111,20 @@ class Calls:
         """The tools/call result, run on this thread. Past the bound,
         `control.early` gets the TimeoutError answer from the watching thread
         while this one is left to the tool; None when the call is not to be
-        answered here (answered so already, or cancelled)."""
+        answered here (answered so already, or cancelled). An answer carries
+        the host's memory when a call leaves it over its soft limit."""
+        answer = self._run(name, arguments, meta, progress, control or Control())
+        if answer is not None and (over := self.memory.over()):
+            answer["_meta"]["quiver/memory"] = over
+        return answer
+
+    def _run(self, name: str, arguments: Any, meta: dict | None,
+             progress: Callable[[str], None], control: Control) -> dict | None:
         started = time.monotonic()
         meta = meta if isinstance(meta, dict) else {}
-        control = control or Control()
         found = self.tree.catalog.find(name)
         if found is None:
-            return _answer([_text(self._unknown(name))], "refused", started)
+            return _answer([_text(self.tree.catalog.unknown(name))], "refused", started)
         op, derived = found
         session = meta.get("quiver/session")
         secrets: list[str] = []
@@ -132,11 +151,17 @@ class Calls:
         bound = _bound(op, arguments, meta)
         finished: Callable[[], bool] | None = None
         if bound is not None:
+            overrun = next(self._overruns)
+
             def expire() -> None:
-                control.early(_answer(
+                answer = _answer(
                     [_text(f"TimeoutError: {op.name} did not finish within {bound:g} s; it may "
                            "have partly run, so check its effects before calling it again.")],
-                    "timeout", started))
+                    "timeout", started)
+                # Python cannot stop the thread: the studio replaces the host unless
+                # OVERRUN_ENDED follows soon (R-host-runaway).
+                answer["_meta"]["quiver/overrun"] = {"id": overrun, "timeout_s": bound}
+                control.early(answer)
             if ctx is None:  # no way to wait on the studio: the plain, cheaper watch
                 watch = DEADLINES.watch(bound, expire)
                 finished = lambda: DEADLINES.done(watch)  # noqa: E731
@@ -145,6 +170,7 @@ class Calls:
                 finished = control.bound.done
         token = quiver._CURRENT.set(witness)
         error: BaseException | None = None
+        busy = REAPER.enter()
         try:
             if op.style == "execute":
                 value = op.func(arguments, ctx)
@@ -157,27 +183,27 @@ class Calls:
         except BaseException as exc:  # SystemExit from a tool must not end the host
             error = exc
         finally:
+            REAPER.leave(busy)
             quiver._CURRENT.reset(token)
-        if (finished is not None and not finished()) or control.cancelled:
+        overran = finished is not None and not finished()
+        if overran:
+            ended: dict[str, Any] = {"id": overrun, "tool": op.name}
+            if over := self.memory.over():
+                ended["memory"] = over
+            self.notify(OVERRUN_ENDED, ended)
+        if overran or control.cancelled:
             return None  # answered already, or never to be
         if error is not None:
             outcome = ("refused" if isinstance(error, Refused)
                        else "transient" if isinstance(error, TransientError) else "failed")
-            return _answer([_text(exception_text(error))], outcome, started, secrets)
+            text = (memory_error_text(op.name, error) if isinstance(error, MemoryError)
+                    else exception_text(error))
+            return _answer([_text(text)], outcome, started, secrets)
         try:
             content = content_of(value, op.name)
         except NotJson as exc:
             return _answer([_text(f"TypeError: {exc}")], "failed", started, secrets)
         return _answer(content, witness.outcome or "ok", started, secrets)
-
-    def _unknown(self, name: str) -> str:
-        names = list(self.tree.catalog.ops)
-        close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
-        if close:
-            return (f"Unknown tool `{name}`; did you mean {' or '.join(close)}? Call one of them "
-                    "by its exact name.")
-        shown = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
-        return f"Unknown tool `{name}`; the tools offered are: {shown or 'none'}."
 
     def _arguments(self, op: Op, derived: Derived, arguments: Any, settings: Any,
                    ctx: Context | None) -> dict:

@@ -5,6 +5,7 @@ operations are offered. Built once per change; tools/list only reads it.
 
 from __future__ import annotations
 
+import difflib
 import sys
 import time
 from typing import Callable
@@ -50,14 +51,47 @@ class Catalog:
     def find(self, name: str) -> tuple[Op, Derived] | None:
         return self.ops.get(name)
 
+    def unknown(self, name: str) -> str:
+        """Why no offered tool is called `name`: the file in error that would
+        offer it, with its first error, or the names it could have meant."""
+        withheld = self._withheld(name)
+        if withheld is not None:
+            line, message = sorted(withheld.errors + self.clashes.get(withheld.path, []))[0]
+            if withheld.module is None:
+                return (f"Unknown tool `{name}`: {withheld.path} does not import (line {line}: "
+                        f"{message}), so it offers no tools until it is fixed.")
+            return (f"Unknown tool `{name}`: {withheld.path} has errors (line {line}: {message}), "
+                    "so it offers no tools until they are fixed.")
+        names = list(self.ops)
+        close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+        if close:
+            return (f"Unknown tool `{name}`; did you mean {' or '.join(close)}? Call one of them "
+                    "by its exact name.")
+        shown = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
+        return f"Unknown tool `{name}`; the tools offered are: {shown or 'none'}."
+
+    def _withheld(self, name: str) -> Derived | None:
+        """The file in error that offers `name`: by its derived operations, or,
+        when it did not import, by the file part of the name (file__function,
+        or a module's bare stem)."""
+        stem = name.split("__", 1)[0]
+        for derived in self.files:
+            if derived.kind == "helper" or self.offered(derived):
+                continue
+            if any(op.name == name for op in derived.ops) or (
+                    derived.module is None and derived.stem in (stem, name)):
+                return derived
+        return None
+
     def listing(self, gate: "CheckGate") -> list[dict]:
         return [op.listing() for op, _ in self.ops.values()
                 if op.check is None or gate.allows(op.check)]
 
 
 class CheckGate:
-    """A module's check() (R-module-check): asked before a tool is offered, cached 30 s; when it
-    raises, the last answer stands (none yet reads as unavailable)."""
+    """A module's check() (R-module-check): asked before a tool is offered,
+    cached 30 s; when it raises, the last answer stands (none yet reads as
+    unavailable)."""
 
     TTL = 30.0
 

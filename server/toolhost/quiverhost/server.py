@@ -22,6 +22,7 @@ from .catalog import CheckGate
 from .errors import exception_text
 from .hooks import Hooks
 from .loader import Tree
+from .memory import Memory
 from .protocol import INVALID_PARAMS, METHOD_NOT_FOUND, NO_REPLY, Connection, Reply, RpcError
 from .results import mask
 
@@ -35,10 +36,11 @@ THREADED = {"tools/call", "quiver/preview", "quiver/check_secret", "quiver/hook"
 
 class Host:
     def __init__(self, tree: Tree, connection: Connection, watch_interval: float = 1.0,
-                 workdir: str | None = None) -> None:
+                 workdir: str | None = None, soft_memory_mb: int | None = None) -> None:
         self.tree = tree
         self.connection = connection
-        self.calls = Calls(tree, workdir, studio=connection.request)
+        self.calls = Calls(tree, workdir, studio=connection.request, notify=connection.notify,
+                           memory=Memory(soft_memory_mb))
         self.hooks = Hooks()
         self.gate = CheckGate()
         self.watch_interval = watch_interval

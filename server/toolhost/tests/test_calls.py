@@ -1,5 +1,6 @@
-"""What a call answers (docs/rules.md, What a call answers:
-results, errors, the cut and the timeout; R-result-outcome), how instances live by scope, and ctx.tool."""
+"""What a call answers (docs/rules.md, What a call answers: results, errors,
+the cut and the timeout; R-result-outcome), how instances live by scope, and
+ctx.tool."""
 
 import base64
 import os
@@ -161,6 +162,21 @@ class ResultTests(TreeCase):
     def test_tools_of_a_file_with_errors_are_not_callable(self):
         host = self.calls({"bad.py": "def ok() -> str:\n    return ''\n\n\ndef f(x) -> str:\n    return ''\n"})
         self.assertIn("Unknown tool", self.text(host.call("bad__ok", {}, {})))
+
+    def test_a_call_to_a_file_that_does_not_import_says_so_with_its_first_error(self):
+        host = self.calls({"broken.py": "import not_a_module_anywhere\n\n\ndef run() -> str:\n"
+                                        "    return ''\n", "fine.py": "def run() -> str:\n    return ''\n"})
+        result = host.call("broken__run", {}, {})
+        self.assertEqual(result["_meta"]["quiver/outcome"], "refused")
+        self.assertEqual(self.text(result), (
+            "Unknown tool `broken__run`: broken.py does not import (line 1: ModuleNotFoundError: "
+            "No module named 'not_a_module_anywhere'), so it offers no tools until it is fixed."))
+
+    def test_a_call_to_a_file_with_errors_names_the_first(self):
+        host = self.calls({"bad.py": "def ok() -> str:\n    return ''\n\n\ndef f(x) -> str:\n    return ''\n"})
+        self.assertRegex(self.text(host.call("bad__ok", {}, {})),
+                         r"^Unknown tool `bad__ok`: bad\.py has errors \(line 5: .*`x`.*\), so it "
+                         r"offers no tools until they are fixed\.$")
 
 
 class TimeoutTests(TreeCase):
