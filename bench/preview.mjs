@@ -16,7 +16,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
 const EDITS = 50;
 // Read from the editor's own source so the figure cannot drift from what ships.
-const DEBOUNCE_MS = Number(/PREVIEW_DEBOUNCE_MS = (\d+)/.exec(fs.readFileSync(path.join(root, "components/editor/tool-editor.tsx"), "utf8"))[1]);
+const DEBOUNCE_MS = Number(/PREVIEW_DEBOUNCE_MS = (\d+)/.exec(fs.readFileSync(path.join(root, "components/editor/use-preview.ts"), "utf8"))[1]);
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_MANUAL_SIG_HANDLE: "1", DATABASE_URL: "" };
 if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) {

@@ -1,0 +1,85 @@
+"use client";
+// The editor's tabs: a buffer per open file (buffers.ts) and the file shown. The address follows the shown file
+// without a page navigation, so the tabs survive; Back and Forward move between files.
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from "react";
+import { errorSentence } from "@/components/trpc/errors";
+import { useTRPC } from "@/components/trpc/provider";
+import { buffersReducer, noBuffers, type Buffers } from "./buffers";
+import { disposeModel, moveModel } from "./models";
+import type { Monaco } from "./monaco-setup";
+
+function urlFor(path: string) {
+  return `/tools/${encodeURIComponent(path)}`;
+}
+
+export function useOpenFiles(initialPath: string, monaco: Monaco | null) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [buffers, dispatch] = useReducer(buffersReducer, noBuffers);
+  // For callbacks made in an earlier render (a save that resolves later, Monaco's change handler): the buffers now.
+  const latest = useRef<Buffers>(buffers);
+  useLayoutEffect(() => {
+    latest.current = buffers;
+  });
+  const [active, setActive] = useState(initialPath);
+  const [openError, setOpenError] = useState<string | null>(null);
+
+  /** Reads a file into a buffer (with its draft), unless it is open already. */
+  const load = useCallback(
+    (path: string): Promise<void> => {
+      if (latest.current.byPath[path]) return Promise.resolve();
+      return queryClient.fetchQuery({ ...trpc.tools.read.queryOptions({ path }), staleTime: 0 }).then(
+        ({ file, draft }) =>
+          dispatch({ type: "opened", path, file, draft: draft && { ...draft, updatedAt: new Date(draft.updatedAt) } }),
+        (err: Error) => setOpenError(errorSentence(err)),
+      );
+    },
+    [queryClient, trpc],
+  );
+
+  /** Shows a file, opening it as a tab. */
+  const open = useCallback(
+    (path: string, push = true) => {
+      setOpenError(null);
+      setActive(path);
+      if (push && window.location.pathname !== urlFor(path)) window.history.pushState(null, "", urlFor(path));
+      return load(path);
+    },
+    [load],
+  );
+
+  useEffect(() => {
+    void load(initialPath);
+  }, [initialPath, load]);
+
+  useEffect(() => {
+    const onPop = () => {
+      const path = decodeURIComponent(window.location.pathname.replace(/^\/tools\//, ""));
+      if (path) void open(path, false);
+    };
+    window.addEventListener("popstate", onPop);
+    return () => window.removeEventListener("popstate", onPop);
+  }, [open]);
+
+  /** Closes a tab and its model; closing the shown file shows the last tab left. Says whether any is left. */
+  const close = (path: string): boolean => {
+    const remaining = buffers.order.filter((p) => p !== path);
+    disposeModel(monaco, path);
+    dispatch({ type: "closed", path });
+    if (path === active && remaining.length > 0) void open(remaining[remaining.length - 1]!);
+    return remaining.length > 0;
+  };
+
+  /** The open file was renamed on the server: its tab, model and address follow. */
+  const renamed = (from: string, to: string) => {
+    moveModel(monaco, from, to);
+    dispatch({ type: "renamed", from, to });
+    setActive(to);
+    window.history.replaceState(null, "", urlFor(to));
+  };
+
+  return { buffers, latest, dispatch, active, openError, open, close, renamed };
+}
+
+export type OpenFiles = ReturnType<typeof useOpenFiles>;
