@@ -130,6 +130,9 @@ export function TreeTable({ canEdit }: { canEdit: boolean }) {
             <ShieldAlert aria-hidden className="h-3.5 w-3.5" /> {data.host.reason ?? "Tool host not sandboxed"}
           </span>
         )}
+        {data.host.lastReplacement ? (
+          <span title={data.host.replacedAt ?? undefined}>Tool host replaced: {data.host.lastReplacement}</span>
+        ) : null}
       </footer>
     </section>
   );

@@ -17,7 +17,7 @@ export type TreeOverview = {
   dir: string;
   exists: boolean;
   files: OverviewFile[];
-  host: { sandboxed: boolean; reason: string | null; error: string | null };
+  host: { sandboxed: boolean; reason: string | null; error: string | null; replacedAt: string | null; lastReplacement: string | null };
 };
 
 export async function treeOverview(dir: string): Promise<TreeOverview> {
@@ -45,6 +45,6 @@ export async function treeOverview(dir: string): Promise<TreeOverview> {
       errors: derived?.errors ?? [],
     };
   });
-  const { sandboxed, reason } = host.status;
-  return { dir, exists: listing.exists, files, host: { sandboxed, reason, error } };
+  const { sandboxed, reason, replacedAt, lastReplacement } = host.status;
+  return { dir, exists: listing.exists, files, host: { sandboxed, reason, error, replacedAt, lastReplacement } };
 }

@@ -91,6 +91,10 @@ export type HostEvents = {
   onToolsChanged?: () => void;
   /** The connection ended: `expected` when close() asked for it, false when the host died. */
   onClose?: (expected: boolean) => void;
+  /** Each call's answer `_meta`, before the call returns (what the supervisor replaces a host over). */
+  onCallMeta?: (tool: string, meta: Record<string, unknown>) => void;
+  /** The host's own notifications (`notifications/quiver/...`), which the SDK's Client does not know. */
+  onHostNotice?: (method: string, params: Record<string, unknown>) => void;
 };
 
 function toContent(part: CallToolResult["content"][number]): Content {
@@ -118,13 +122,13 @@ export class HostClient {
 
   private constructor(
     readonly command: HostCommand,
-    events: HostEvents,
+    private readonly events: HostEvents,
   ) {
     this.transport = new HostTransport(command);
     // Progress is taken off the wire here, in arrival order, because the SDK (1.32) defers notifications to a
     // microtask but handles a response at once: lines sent just before a tool returns would find their call
     // already finished and be dropped (typescript-sdk issue #2580).
-    this.transport.intercept = (message) => this.takeProgress(message) || this.takeStudioRequest(message);
+    this.transport.intercept = (message) => this.takeProgress(message) || this.takeStudioRequest(message) || this.takeHostNotice(message);
     this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.onToolsChanged?.());
     this.client.onerror = () => {}; // a stray line on stdout, a failed write: the call that suffers answers for it
     this.client.onclose = () => events.onClose?.(this.transport.closedByUs);
@@ -153,6 +157,12 @@ export class HostClient {
       total: typeof params.total === "number" ? params.total : undefined,
       message: typeof params.message === "string" ? params.message : undefined,
     });
+    return true;
+  }
+
+  private takeHostNotice(message: JSONRPCMessage): boolean {
+    if (!("method" in message) || "id" in message || !message.method.startsWith("notifications/quiver/")) return false;
+    this.events.onHostNotice?.(message.method, (message.params ?? {}) as Record<string, unknown>);
     return true;
   }
 
@@ -288,6 +298,7 @@ export class HostClient {
       if (token) this.progress.delete(token);
       if (reach) this.reaching.delete(reach);
     }
+    this.events.onCallMeta?.(name, (raw._meta ?? {}) as Record<string, unknown>);
     const extra = callMetaSchema.safeParse(raw._meta ?? {});
     const info = extra.success ? extra.data : {};
     const truncated = info["quiver/truncated"];

@@ -16,7 +16,7 @@ describe("the host's command", () => {
     const args = serveArgs("/q/run.py", "/t", DEFAULT_LIMITS);
     expect(args.slice(0, 4)).toEqual(["/q/run.py", "serve", "--tree", "/t"]);
     const pairs = Object.fromEntries(args.slice(4).reduce<string[][]>((acc, arg, i, all) => (i % 2 ? acc : [...acc, [arg, all[i + 1]!]]), []));
-    expect(pairs).toEqual({ "--limit-as": "4096", "--limit-cpu": "3600", "--limit-nofile": "1024", "--limit-nproc": "4096" });
+    expect(pairs).toEqual({ "--limit-as": "2048", "--limit-cpu": "3600", "--limit-nofile": "1024", "--limit-nproc": "4096", "--memory-soft": "512" });
   });
 
   it("adds --site only when the tree has a site folder", () => {

@@ -15,9 +15,15 @@ export type Limits = {
   processes: number;
   /** Open files (RLIMIT_NOFILE). */
   openFiles: number;
+  /** Resident MB over which the host is replaced after a call (R-host-memory). */
+  softMemoryMb: number;
 };
 
-export const DEFAULT_LIMITS: Limits = { addressSpaceMb: 4096, cpuSeconds: 3600, processes: 4096, openFiles: 1024 };
+/**
+ * The address-space cap is what ends a runaway allocation in a MemoryError; the soft limit, well under it, is
+ * what a host may keep between calls before a fresh one (about 30 MB) takes over (R-host-memory).
+ */
+export const DEFAULT_LIMITS: Limits = { addressSpaceMb: 2048, cpuSeconds: 3600, processes: 4096, openFiles: 1024, softMemoryMb: 512 };
 
 export type HostOptions = {
   /** Run inside bubblewrap where it works (default true); false forces the unsandboxed command. */
@@ -80,6 +86,7 @@ export function serveArgs(script: string, treeDir: string, limits: Limits, extra
     "--limit-cpu", String(limits.cpuSeconds),
     "--limit-nofile", String(limits.openFiles),
     "--limit-nproc", String(limits.processes),
+    "--memory-soft", String(limits.softMemoryMb),
   );
   if (extra.siteDir) args.push("--site", extra.siteDir);
   return args;

@@ -5,6 +5,7 @@ import { hostCommand, resolveTree, type HostOptions } from "./command";
 import { CLIENT_WAIT_S, HostClient, HostError, type CallOptions } from "./client";
 import { installDeps, type DepsOptions, type DepsSummary } from "./deps";
 import { errorResult, type CallResult, type Catalog, type CatalogFile, type HookCall, type HookDecision, type SecretCheck } from "./protocol";
+import { ReplacementWatch } from "./replacement";
 import { describeExit } from "./transport";
 
 export type HostStatus = {
@@ -14,6 +15,10 @@ export type HostStatus = {
   reason: string | null;
   /** The host's process id (bubblewrap's, when sandboxed); null when it is not running. */
   pid: number | null;
+  /** When the studio last replaced this tree's host over what a tool did (ISO 8601); null if it never has. */
+  replacedAt: string | null;
+  /** Why, as a sentence: "spin__loop did not stop within 2 s of its 25 s timeout"; null if never. */
+  lastReplacement: string | null;
 };
 
 export type Host = {
@@ -48,6 +53,9 @@ class SupervisedHost implements Host {
   private starts: number[] = [];
   private closed = false;
   private readonly listeners = new Set<() => void>();
+  /** Hosts the studio replaced although they still answered, with why: their calls in flight are answered so. */
+  private readonly replacedFor = new WeakMap<HostClient, string>();
+  private replacement: { at: string; why: string } | null = null;
 
   constructor(
     readonly tree: string,
@@ -56,8 +64,9 @@ class SupervisedHost implements Host {
 
   get status(): HostStatus {
     const live = this.live;
-    if (!live) return { sandboxed: false, reason: "The tool host for this tree is not running yet.", pid: null };
-    return { sandboxed: live.command.sandboxed, reason: live.command.reason, pid: live.pid };
+    const replaced = { replacedAt: this.replacement?.at ?? null, lastReplacement: this.replacement?.why ?? null };
+    if (!live) return { sandboxed: false, reason: "The tool host for this tree is not running yet.", pid: null, ...replaced };
+    return { sandboxed: live.command.sandboxed, reason: live.command.reason, pid: live.pid, ...replaced };
   }
 
   async ready(): Promise<HostStatus> {
@@ -77,11 +86,15 @@ class SupervisedHost implements Host {
     const starting = (async () => {
       const command = await hostCommand(this.tree, this.options);
       let self: HostClient | null = null;
+      const watch = new ReplacementWatch((why) => self && this.replaceOver(self, why));
       const client = await HostClient.connect(command, {
         onToolsChanged: () => this.listeners.forEach((listener) => listener()),
         onClose: (expected) => {
+          watch.stop();
           if (self && !expected) this.replace(self);
         },
+        onCallMeta: (tool, meta) => watch.answered(tool, meta),
+        onHostNotice: (method, params) => watch.notice(method, params),
       });
       self = client;
       this.live = client;
@@ -94,35 +107,64 @@ class SupervisedHost implements Host {
     return starting;
   }
 
+  /** Replace a host that still answers because of what a tool did; shown in the status until the next time. */
+  private replaceOver(client: HostClient, why: string) {
+    if (this.live !== client) return;
+    this.replacedFor.set(client, why);
+    this.replacement = { at: new Date().toISOString(), why };
+    process.stderr.write(`quiver: replaced the tool host of ${this.tree}: ${why}\n`);
+    this.replace(client);
+  }
+
   /** Drop a dead or wedged host and start its successor (at once, unless it keeps dying). */
   private replace(dead: HostClient) {
     if (this.live !== dead) return;
     this.live = null;
     this.current = null;
+    // Unsandboxed, the host leads a process group of its own (run.py): the kill takes the processes its tools
+    // started too. Only while it runs, so the pid cannot be another's yet. Sandboxed, bubblewrap's end ends them.
+    if (dead.pid !== null && dead.exit === null) {
+      try {
+        process.kill(-dead.pid, "SIGKILL");
+      } catch {
+        // no such group: a sandboxed host, or one that could not lead a group
+      }
+    }
     dead.kill();
     if (!this.closed && this.starts.filter((t) => Date.now() - t < 60_000).length < RESTARTS_PER_MINUTE) {
       this.current = this.start();
     }
   }
 
-  async catalog(detail = false) {
-    return (await this.client()).catalog(detail);
+  /** A request that only reads or decides: moved to the fresh host when the one it went to was replaced meanwhile. */
+  private async ask<T>(request: (client: HostClient) => Promise<T>): Promise<T> {
+    const client = await this.client();
+    try {
+      return await request(client);
+    } catch (error) {
+      if (!(error instanceof HostError) || !this.replacedFor.has(client)) throw error;
+      return request(await this.client());
+    }
   }
 
-  async preview(path: string, source: string) {
-    return (await this.client()).preview(path, source);
+  catalog(detail = false) {
+    return this.ask((client) => client.catalog(detail));
   }
 
-  async listTools() {
-    return (await this.client()).listTools();
+  preview(path: string, source: string) {
+    return this.ask((client) => client.preview(path, source));
   }
 
-  async checkSecret(path: string, field: string, value: string) {
-    return (await this.client()).checkSecret(path, field, value);
+  listTools() {
+    return this.ask((client) => client.listTools());
   }
 
-  async hook(source: string, call: HookCall) {
-    return (await this.client()).hook(source, call);
+  checkSecret(path: string, field: string, value: string) {
+    return this.ask((client) => client.checkSecret(path, field, value));
+  }
+
+  hook(source: string, call: HookCall) {
+    return this.ask((client) => client.hook(source, call));
   }
 
   async call(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallResult> {
@@ -136,6 +178,10 @@ class SupervisedHost implements Host {
       return await client.call(name, args, options);
     } catch (error) {
       if (!(error instanceof HostError)) throw error;
+      const why = this.replacedFor.get(client);
+      if (why) {
+        return errorResult(`The tool host was replaced because ${why}; ${name} may have partly run, so check its effects before calling it again.`);
+      }
       if (error.code === "no_answer") {
         this.replace(client);
         return errorResult(`The tool host did not answer ${name} within ${CLIENT_WAIT_S} s; ${AFTER}`, "timeout");
