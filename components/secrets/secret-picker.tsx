@@ -5,12 +5,11 @@ import { useQuery } from "@tanstack/react-query";
 import { CircleAlert, CircleCheck, KeyRound } from "lucide-react";
 import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
-
-const REFERENCE = /^\$\{([A-Z][A-Z0-9_]*)\}$/;
+import { SECRET_REFERENCE } from "@/server/secrets/names";
 
 /** The secret name a setting's value refers to, or "" when it holds no single ${NAME}. */
 export function pickedName(value: unknown): string {
-  return typeof value === "string" ? (REFERENCE.exec(value)?.[1] ?? "") : "";
+  return typeof value === "string" ? (SECRET_REFERENCE.exec(value)?.[1] ?? "") : "";
 }
 
 export function SecretPicker({

@@ -3,9 +3,6 @@
 import { z } from "zod";
 import { PERMISSION_LEVELS } from "./permissions";
 
-/** A secret picked by name: the whole value is `${NAME}`. */
-export const SECRET_REFERENCE = /^\$\{([A-Z][A-Z0-9_]*)\}$/;
-
 export const PROVIDERS = ["openai", "anthropic", "openai-compatible"] as const;
 
 export const permissionLevelSchema = z.enum(PERMISSION_LEVELS, { error: "write ALLOW, ASK or DENY" });

@@ -1,19 +1,16 @@
-// Where agents use a secret: their model's key and their entries' settings hold ${NAME}. The secret store's
-// findReferences lists these beside its own, so a secret an agent uses is not deleted from under it.
+// Where agents use a secret: their model's key and their entries' settings hold ${NAME}. With the tree's Try it
+// examples these are every place a secret is referenced (secretReferenceSources), so the Secrets table lists them
+// and a secret an agent uses is not deleted from under it.
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { agents } from "@/db/schema";
-import { referencedNames } from "@/server/secrets/references";
+import { likeReference, referencedNames } from "@/server/secrets/names";
+import { toolExampleReferences, type ReferenceSource } from "@/server/secrets/references";
 
 export type AgentSecretReference = {
   name: string;
   reference: { kind: "agent"; id: string; label: string; href: string };
 };
-
-/** A LIKE pattern for `${NAME}` in the declaration's JSON text (its `_` would otherwise match any character). */
-function likeReference(name: string | null): string {
-  return name === null ? "%${%" : `%\${${name.replace(/[\\%_]/g, "\\$&")}}%`;
-}
 
 /** Only the key and the settings: a `${NAME}` in the instructions is text, not a reference. */
 function secretFields(declaration: Record<string, unknown>): unknown {
@@ -36,3 +33,6 @@ export async function agentSecretReferences(db: Db, name: string | null): Promis
       })),
   );
 }
+
+/** Every place that holds `${NAME}` references, for the secret store's list and its refusal to delete one in use. */
+export const secretReferenceSources: readonly ReferenceSource[] = [toolExampleReferences, agentSecretReferences];

@@ -3,9 +3,9 @@
 // does not have. Every problem carries its path, e.g. tools[1].settings.root.
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import type { JsonSchema } from "@/server/catalog/operation";
-import { referencedNames } from "@/server/secrets/references";
+import { referencedNames, SECRET_REFERENCE } from "@/server/secrets/names";
 import { didYouMean } from "./closest";
-import { SECRET_REFERENCE, type Problem } from "./declaration";
+import type { Problem } from "./declaration";
 import { rootProblem } from "./workspace";
 
 export type SettingsContext = {

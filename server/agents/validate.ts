@@ -4,7 +4,8 @@
 import type { Operation } from "@/server/catalog/operation";
 import type { Source } from "@/server/catalog/sources";
 import { didYouMean } from "./closest";
-import { parseDeclaration, SECRET_REFERENCE, toolEntrySchema, type AgentDeclaration, type Problem } from "./declaration";
+import { SECRET_REFERENCE } from "@/server/secrets/names";
+import { parseDeclaration, toolEntrySchema, type AgentDeclaration, type Problem } from "./declaration";
 import { resolveEntry } from "./entries";
 import { clashes } from "./model-view";
 import { settingsProblems, type SettingsContext } from "./settings";

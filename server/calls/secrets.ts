@@ -7,7 +7,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { audit } from "@/db/schema";
 import { makeMasker, type Masker } from "@/server/secrets/mask";
-import { referencedNames } from "@/server/secrets/references";
+import { referencedNames } from "@/server/secrets/names";
 import { decryptSecrets, recordSecretUse, resolveSettings, substitute, type SecretUse } from "@/server/secrets/resolve";
 
 export type Settled = { settings: Record<string, unknown>; mask: Masker };

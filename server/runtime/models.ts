@@ -8,7 +8,8 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { APICallError } from "ai";
-import { SECRET_REFERENCE, type AgentDeclaration } from "@/server/agents/declaration";
+import type { AgentDeclaration } from "@/server/agents/declaration";
+import { SECRET_REFERENCE } from "@/server/secrets/names";
 import type { SegmentSecrets } from "@/server/calls";
 
 export type ModelSpec = AgentDeclaration["model"];

@@ -1,9 +1,10 @@
-// Where a secret is used: every place that holds a ${NAME} reference. One list of sources, so a new place that
-// stores settings (an agent's entries are one) adds one function here and deletion and the list see it.
+// Where a secret is used: every place that holds a ${NAME} reference. The places are a list of sources given by
+// the caller, because some (an agent's entries) live in layers above the secrets: a new place that stores
+// settings adds one source to that list, and deletion and the Secrets table see it.
 import { like, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { toolExamples } from "@/db/schema";
-import { agentSecretReferences } from "@/server/agents/references";
+import { likeReference, referencedNames } from "./names";
 
 /** One place a secret is referenced, in words a person can act on. */
 export type SecretReference = {
@@ -16,27 +17,12 @@ export type SecretReference = {
   href: string;
 };
 
-/** `${NAME}` references, as they appear in settings values. */
-export const REFERENCE = /\$\{([A-Z][A-Z0-9_]*)\}/g;
-
-/** The secret names a JSON-like value references, in order of first appearance. */
-export function referencedNames(value: unknown, into: Set<string> = new Set()): Set<string> {
-  if (typeof value === "string") for (const match of value.matchAll(REFERENCE)) into.add(match[1]!);
-  else if (Array.isArray(value)) value.forEach((item) => referencedNames(item, into));
-  else if (value !== null && typeof value === "object") Object.values(value).forEach((item) => referencedNames(item, into));
-  return into;
-}
-
-type Found = { name: string; reference: SecretReference };
+export type FoundReference = { name: string; reference: SecretReference };
 /** Finds references to `name`, or to every secret when name is null. */
-type ReferenceSource = (db: Db, name: string | null) => Promise<Found[]>;
+export type ReferenceSource = (db: Db, name: string | null) => Promise<FoundReference[]>;
 
-/** A LIKE pattern for `${NAME}` in a jsonb column's text (its `_` would otherwise match any character). */
-function likeReference(name: string | null): string {
-  return name === null ? "%${%" : `%\${${name.replace(/[\\%_]/g, "\\$&")}}%`;
-}
-
-const toolExampleReferences: ReferenceSource = async (db, name) => {
+/** The tree's saved Try it examples, whose settings may hold references. */
+export const toolExampleReferences: ReferenceSource = async (db, name) => {
   const rows = await db
     .select({ id: toolExamples.id, path: toolExamples.path, tool: toolExamples.tool, title: toolExamples.title, settings: toolExamples.settings })
     .from(toolExamples)
@@ -56,20 +42,16 @@ const toolExampleReferences: ReferenceSource = async (db, name) => {
   );
 };
 
-// A function, not a constant: agents' references import this module's helpers, and a list built at load
-// time would meet that module half-loaded.
-const sources = (): ReferenceSource[] => [toolExampleReferences, agentSecretReferences];
-
-/** Everything that references the secret `name`. */
-export async function findReferences(db: Db, name: string): Promise<SecretReference[]> {
-  const found = await Promise.all(sources().map((source) => source(db, name)));
+/** Everything in `sources` that references the secret `name`. */
+export async function findReferences(db: Db, sources: readonly ReferenceSource[], name: string): Promise<SecretReference[]> {
+  const found = await Promise.all(sources.map((source) => source(db, name)));
   return found.flat().map((f) => f.reference);
 }
 
 /** Every secret's references at once, by name (for the Secrets table). */
-export async function allReferences(db: Db): Promise<Map<string, SecretReference[]>> {
+export async function allReferences(db: Db, sources: readonly ReferenceSource[]): Promise<Map<string, SecretReference[]>> {
   const byName = new Map<string, SecretReference[]>();
-  for (const { name, reference } of (await Promise.all(sources().map((source) => source(db, null)))).flat()) {
+  for (const { name, reference } of (await Promise.all(sources.map((source) => source(db, null)))).flat()) {
     byName.set(name, [...(byName.get(name) ?? []), reference]);
   }
   return byName;

@@ -8,7 +8,7 @@ import { secrets } from "@/db/schema";
 import { recordAudits } from "@/server/audit/record";
 import { DomainError } from "@/server/errors";
 import { decryptSecret, SecretDecryptError, secretsKey } from "./crypto";
-import { REFERENCE, referencedNames } from "./references";
+import { REFERENCE, referencedNames } from "./names";
 
 /** Who uses the secrets, and for what: the `secret.used` audit row's actor and detail. */
 export type SecretUse = {

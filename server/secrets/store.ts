@@ -7,7 +7,7 @@ import { recordAudit } from "@/server/audit/record";
 import { DomainError } from "@/server/errors";
 import { encryptSecret, secretsKey } from "./crypto";
 import { DESCRIPTION_MAX, secretNameProblem, secretValueProblem } from "./names";
-import { allReferences, findReferences, type SecretReference } from "./references";
+import { allReferences, findReferences, type ReferenceSource, type SecretReference } from "./references";
 
 /** What anyone may know about a secret: everything but its value. */
 export type SecretInfo = {
@@ -59,15 +59,15 @@ function noSuchSecret(name: string): DomainError {
   return new DomainError("NOT_FOUND", "NO_SUCH_SECRET", `There is no secret named ${name}; it may have been deleted meanwhile.`, { name });
 }
 
-/** Every secret with who last set it and where it is used, by name. */
-export async function listSecrets(db: Db): Promise<SecretRow[]> {
+/** Every secret with who last set it and where in `sources` it is used, by name. */
+export async function listSecrets(db: Db, sources: readonly ReferenceSource[]): Promise<SecretRow[]> {
   const [rows, references] = await Promise.all([
     db
       .select({ ...info, updatedByName: user.name })
       .from(secrets)
       .leftJoin(user, eq(user.id, secrets.updatedBy))
       .orderBy(asc(secrets.name)),
-    allReferences(db),
+    allReferences(db, sources),
   ]);
   return rows.map((row) => ({ ...row, references: references.get(row.name) ?? [] }));
 }
@@ -123,9 +123,9 @@ export async function rotateSecret(
   return row;
 }
 
-/** Deletes a secret nothing references; while anything does, refuses and says what. */
-export async function deleteSecret(db: Db, actor: string, name: string): Promise<{ name: string }> {
-  const references = await findReferences(db, name);
+/** Deletes a secret nothing in `sources` references; while anything does, refuses and says what. */
+export async function deleteSecret(db: Db, actor: string, name: string, sources: readonly ReferenceSource[]): Promise<{ name: string }> {
+  const references = await findReferences(db, sources, name);
   if (references.length > 0) {
     const shown = references.slice(0, 3).map((r) => r.label);
     const more = references.length > 3 ? ` and ${references.length - 3} more` : "";

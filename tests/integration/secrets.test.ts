@@ -9,6 +9,7 @@ import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/db/client";
 import { audit, secrets, toolExamples, type Role } from "@/db/schema";
+import { secretReferenceSources } from "@/server/agents/references";
 import { recordAudit } from "@/server/audit/record";
 import { closeDatabase, getDb } from "@/server/db";
 import { closeAll, hostFor } from "@/server/host";
@@ -118,17 +119,17 @@ describe("the secret store", () => {
       .insert(toolExamples)
       .values({ path: "tickets.py", tool: "tickets__open", title: "open one", args: {}, settings: { token: "Bearer ${IN_USE}" }, createdBy: "dev-1" })
       .returning();
-    const refused = deleteSecret(database.db, "admin-1", "IN_USE");
+    const refused = deleteSecret(database.db, "admin-1", "IN_USE", secretReferenceSources);
     await expect(refused).rejects.toMatchObject({ kind: "CONFLICT", reason: "SECRET_IN_USE" });
     await expect(refused).rejects.toThrow(/IN_USE is still used by the Try it example “open one” of tickets\.py \(tickets__open\)/);
-    expect((await listSecrets(database.db)).find((s) => s.name === "IN_USE")!.references).toEqual([
+    expect((await listSecrets(database.db, secretReferenceSources)).find((s) => s.name === "IN_USE")!.references).toEqual([
       expect.objectContaining({ kind: "tool-example", id: example!.id, href: "/tools/tickets.py" }),
     ]);
-    expect(await deleteSecret(database.db, "admin-1", "INXUSE")).toEqual({ name: "INXUSE" });
+    expect(await deleteSecret(database.db, "admin-1", "INXUSE", secretReferenceSources)).toEqual({ name: "INXUSE" });
 
     await database.db.delete(toolExamples).where(eq(toolExamples.id, example!.id));
-    expect(await deleteSecret(database.db, "admin-1", "IN_USE")).toEqual({ name: "IN_USE" });
-    await expect(deleteSecret(database.db, "admin-1", "IN_USE")).rejects.toMatchObject({ kind: "NOT_FOUND" });
+    expect(await deleteSecret(database.db, "admin-1", "IN_USE", secretReferenceSources)).toEqual({ name: "IN_USE" });
+    await expect(deleteSecret(database.db, "admin-1", "IN_USE", secretReferenceSources)).rejects.toMatchObject({ kind: "NOT_FOUND" });
   });
 
   it("writes secret.created, secret.rotated and secret.deleted audit rows naming the secret, never the value", async () => {

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { getDb } from "@/server/db";
 import { env } from "@/server/env";
+import { secretReferenceSources } from "@/server/agents/references";
 import { checkBinding } from "@/server/calls";
 import { DESCRIPTION_MAX, NAME_MAX, VALUE_MAX } from "@/server/secrets/names";
 import { createSecret, deleteSecret, listSecrets, rotateSecret, secretNames } from "@/server/secrets/store";
@@ -14,7 +15,7 @@ const value = z.string().max(VALUE_MAX + 1);
 const description = z.string().max(DESCRIPTION_MAX + 1);
 
 export const secretsRouter = router({
-  list: adminProcedure.query(async () => listSecrets(await getDb())),
+  list: adminProcedure.query(async () => listSecrets(await getDb(), secretReferenceSources)),
 
   names: builderProcedure.query(async () => secretNames(await getDb())),
 
@@ -28,7 +29,7 @@ export const secretsRouter = router({
 
   remove: adminProcedure
     .input(z.object({ name }))
-    .mutation(async ({ input, ctx }) => deleteSecret(await getDb(), ctx.user.id, input.name)),
+    .mutation(async ({ input, ctx }) => deleteSecret(await getDb(), ctx.user.id, input.name, secretReferenceSources)),
 
   /**
    * The file's check_secret on the named secret, for the sentence beside a picker; the value never leaves.
