@@ -13,7 +13,7 @@ import { count, inArray } from "drizzle-orm";
 import { openDatabase, type Db } from "@/db/client";
 import { runEvents } from "@/db/schema";
 import { createAgent } from "@/server/agents/store";
-import { workspaceDir } from "@/server/agents/workspace";
+import { workspaceDir } from "@/server/system/filesystem/workspace";
 import { closeAll } from "@/server/host";
 import { Runtime } from "@/server/runtime";
 import type { StepMetrics } from "@/server/runtime/run";

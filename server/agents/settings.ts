@@ -4,9 +4,9 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import type { JsonSchema } from "@/server/catalog/operation";
 import { referencedNames, SECRET_REFERENCE } from "@/server/secrets/names";
+import { rootProblem } from "@/server/system/filesystem/workspace";
 import { didYouMean } from "./closest";
 import type { Problem } from "./declaration";
-import { rootProblem } from "./workspace";
 
 export type SettingsContext = {
   /** The names of the secrets that exist. */

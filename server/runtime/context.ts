@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseEntry } from "@/server/agents/entries";
-import { workspaceDir } from "@/server/agents/workspace";
+import { workspaceDir } from "@/server/system/filesystem/workspace";
 import { outputDirFor, systemSettings, systemSource, type SystemContext } from "@/server/system";
 import type { RunOperation } from "./catalog";
 import type { Run } from "./run";

@@ -12,7 +12,7 @@ import { agentVersions, user } from "@/db/schema";
 import { agentSecretReferences } from "@/server/agents/references";
 import { agentHistory, createAgent, deleteAgent, duplicateAgent, getAgent, listAgents, saveAgent, type Place } from "@/server/agents/store";
 import { exportAgent, importAgent } from "@/server/agents/transfer";
-import { workspaceDir } from "@/server/agents/workspace";
+import { workspaceDir } from "@/server/system/filesystem/workspace";
 import { closeDatabase, getDb } from "@/server/db";
 import { env } from "@/server/env";
 import type { DomainError } from "@/server/errors";

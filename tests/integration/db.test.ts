@@ -10,7 +10,7 @@ import { openDatabase, type Database } from "@/db/client";
 import { DataFolderLockedError } from "@/db/lock";
 import { agents as agentsTable, audit, runs, user } from "@/db/schema";
 import { createAgent } from "@/server/agents/store";
-import { workspaceDir } from "@/server/agents/workspace";
+import { workspaceDir } from "@/server/system/filesystem/workspace";
 import { recordAudit } from "@/server/audit/record";
 import { parseEnv } from "@/server/env";
 import { closeAll } from "@/server/host";

@@ -5,7 +5,7 @@
 import { constants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { workspaceDir } from "@/server/agents/workspace";
+import { workspaceDir } from "./workspace";
 import { Failure, Refusal } from "../handler";
 
 /** Opening flags that never follow a symbolic link in the last component, and never block on a FIFO. */

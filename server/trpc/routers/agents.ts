@@ -12,7 +12,7 @@ import { modelView } from "@/server/agents/model-view";
 import { agentHistory, checked, createAgent, deleteAgent, duplicateAgent, getAgent, listAgents, saveAgent, type Place } from "@/server/agents/store";
 import { exportAgent, importAgent } from "@/server/agents/transfer";
 import { DomainError } from "@/server/errors";
-import { workspaceDir } from "@/server/agents/workspace";
+import { workspaceDir } from "@/server/system/filesystem/workspace";
 import { builderProcedure, router } from "../init";
 
 const place = (): Place => ({ tree: env().toolsDir, workspace: workspaceDir() });

@@ -8,7 +8,7 @@ import { openDatabase, type Database } from "@/db/client";
 import { user } from "@/db/schema";
 import type { AgentDeclarationInput } from "@/server/agents/declaration";
 import { createAgent } from "@/server/agents/store";
-import { workspaceDir } from "@/server/agents/workspace";
+import { workspaceDir } from "@/server/system/filesystem/workspace";
 import { closeAll } from "@/server/host";
 import { Runtime, type RunEvent, type RuntimeOptions } from "@/server/runtime";
 import type { EventData, RunEventType } from "@/server/runtime/shapes";
