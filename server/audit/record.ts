@@ -1,8 +1,11 @@
 // Writes audit rows. Every action worth answering "who did what, when" goes through here, so the rules on
 // what a row may hold apply in one place: a row written about a call that used secrets is masked first.
+// Below the secrets (which write rows of their own), so it names the masking it needs rather than importing it.
 import type { Db } from "@/db/client";
 import { audit } from "@/db/schema";
-import type { Masker } from "@/server/secrets/mask";
+
+/** What masks a row: the secrets' Masker (makeMasker) is one. */
+export type AuditMask = ((text: string) => string) & { deep<T>(value: T): T };
 
 export type AuditEntry = {
   actor: string;
@@ -13,10 +16,10 @@ export type AuditEntry = {
 
 export type AuditOptions = {
   /** The masker of the call the row is about (makeMasker(resolved values)): its target and detail keep only ***. */
-  mask?: Masker;
+  mask?: AuditMask;
 };
 
-function rowOf(entry: AuditEntry, mask: Masker | undefined) {
+function rowOf(entry: AuditEntry, mask: AuditMask | undefined) {
   const target = entry.target ?? null;
   const detail = entry.detail ?? {};
   return {
