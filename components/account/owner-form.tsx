@@ -3,6 +3,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { ErrorText } from "@/components/trpc/error-text";
+import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -28,7 +30,7 @@ export function OwnerForm() {
       router.push("/");
       router.refresh();
     } catch (err) {
-      setError((err as Error).message);
+      setError(errorSentence(err as Error));
     }
   }
 
@@ -47,11 +49,7 @@ export function OwnerForm() {
         error={short ? "At least 12 characters." : null}
         hint="At least 12 characters."
       />
-      {error ? (
-        <p role="alert" className="text-sm text-red-600">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText error={error} />
       <Button type="submit" variant="primary" disabled={create.isPending || short}>
         {create.isPending ? "Creating…" : "Create the owner account"}
       </Button>

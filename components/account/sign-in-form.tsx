@@ -2,6 +2,7 @@
 // Sign in with email and password; the error stays on the form, in a sentence.
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { ErrorText } from "@/components/trpc/error-text";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { authClient } from "./auth-client";
@@ -50,11 +51,7 @@ export function SignInForm({ next }: { next: string | null }) {
         value={password}
         onChange={(e) => setPassword(e.target.value)}
       />
-      {error ? (
-        <p role="alert" className="text-sm text-red-600">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText error={error} />
       <Button type="submit" variant="primary" disabled={pending}>
         {pending ? "Signing in…" : "Sign in"}
       </Button>

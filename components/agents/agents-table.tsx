@@ -4,11 +4,13 @@
 import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { Bot, Copy, FileUp, Plus, Search, Trash2 } from "lucide-react";
+import { Bot, Copy, FileUp, Plus, Trash2 } from "lucide-react";
 import { useMemo, useState } from "react";
 import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { SearchBox } from "@/components/ui/search-box";
 import { Table, TableBody, TableCell, TableEmpty, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { DeleteAgentDialog } from "./delete-agent-dialog";
@@ -96,32 +98,22 @@ export function AgentsTable() {
         </p>
       ) : null}
       {agents.length === 0 ? (
-        <div className="my-4 max-w-xl rounded-lg border border-dashed border-zinc-300 p-8 text-center dark:border-zinc-700">
-          <Bot aria-hidden className="mx-auto mb-3 h-6 w-6 text-zinc-400" />
-          <p className="font-medium">No agents yet — New agent</p>
-          <p className="mb-4 mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-            An agent is a model with instructions and the tools it may use. Start one here, or import one another studio
-            exported.
-          </p>
-          <div className="flex justify-center gap-2">
-            {newButton}
-            {importButton}
-          </div>
-        </div>
+        <EmptyState
+          icon={Bot}
+          title="No agents yet — New agent"
+          actions={
+            <>
+              {newButton}
+              {importButton}
+            </>
+          }
+        >
+          An agent is a model with instructions and the tools it may use. Start one here, or import one another studio exported.
+        </EmptyState>
       ) : (
         <>
           <div className="mb-4 flex items-center gap-4">
-            <label className="relative block w-72">
-              <span className="sr-only">Search agents</span>
-              <Search aria-hidden className="pointer-events-none absolute left-2.5 top-2.5 h-4 w-4 text-zinc-400" />
-              <input
-                type="search"
-                value={query}
-                onChange={(event) => setQuery(event.target.value)}
-                placeholder="Search agents"
-                className="w-full rounded-md border border-zinc-300 bg-transparent py-1.5 pl-8 pr-3 text-sm outline-none focus:border-accent dark:border-zinc-700"
-              />
-            </label>
+            <SearchBox label="Search agents" value={query} onSearch={setQuery} placeholder="Search agents" />
             <div className="ml-auto flex gap-2">
               {importButton}
               {newButton}

@@ -5,8 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type ChangeEvent, type FormEvent } from "react";
 import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { placeOf } from "./draft";
 import { problemsOf } from "./errors";
 
@@ -131,14 +130,7 @@ export function ImportAgentDialog({
             )}
           </div>
         ) : null}
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="ghost" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="primary" disabled={!json.trim() || importAgent.isPending}>
-            {importAgent.isPending ? "Importing…" : "Import agent"}
-          </Button>
-        </div>
+        <DialogActions onCancel={close} label="Import agent" busyLabel="Importing…" busy={importAgent.isPending} disabled={!json.trim()} />
       </form>
     </Dialog>
   );

@@ -4,10 +4,10 @@
 // why it cannot be added.
 import * as RadixDialog from "@radix-ui/react-dialog";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Search } from "lucide-react";
 import { useState } from "react";
 import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
+import { SearchBox } from "@/components/ui/search-box";
 import type { Capability } from "@/server/catalog/capabilities";
 import type { Source } from "@/server/catalog/sources";
 import { PaletteRow, type Match } from "./palette-row";
@@ -62,18 +62,7 @@ export function SourcePalette({
             <RadixDialog.Description className="mt-0.5 text-xs text-zinc-500">
               Search by what the agent should do, like “read files”, or by a need, like file.write.
             </RadixDialog.Description>
-            <label className="relative mt-3 block">
-              <span className="sr-only">Search sources</span>
-              <Search aria-hidden className="pointer-events-none absolute left-2.5 top-2.5 h-4 w-4 text-zinc-400" />
-              <input
-                type="search"
-                autoFocus
-                value={query}
-                onChange={(e) => setQuery(e.target.value)}
-                placeholder="read files, file.write, tickets…"
-                className="w-full rounded-md border border-zinc-300 bg-transparent py-1.5 pl-8 pr-3 text-sm outline-none focus:border-accent dark:border-zinc-700"
-              />
-            </label>
+            <SearchBox label="Search sources" className="mt-3" autoFocus value={query} onSearch={setQuery} placeholder="read files, file.write, tickets…" />
             {!query ? (
               <div role="group" className="mt-2 flex flex-wrap gap-1" aria-label="Search by need">
                 {needs.map((c) => (

@@ -1,9 +1,9 @@
 "use client";
 // Rename and delete the open file, each behind a dialog that says what will happen.
 import { useState, type FormEvent } from "react";
-import { Button } from "@/components/ui/button";
+import { FileNameField } from "@/components/tools/file-name-field";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { fileNameProblem } from "@/server/tree/names";
 
 export function RenameDialog({
@@ -36,27 +36,8 @@ export function RenameDialog({
       description="The file name is the first part of every tool name in it, so agents that name these tools must be updated too."
     >
       <form onSubmit={submit} className="flex flex-col gap-3">
-        <label className="flex flex-col gap-1 text-sm">
-          <span className="font-medium">New name</span>
-          <input
-            autoFocus
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            aria-invalid={!!problem}
-            className="rounded-md border border-zinc-300 bg-transparent px-2 py-1.5 font-mono outline-none focus:border-accent dark:border-zinc-700"
-          />
-        </label>
-        <p role={problem || error ? "alert" : undefined} className="min-h-5 text-sm text-red-600">
-          {problem ?? error ?? ""}
-        </p>
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="ghost" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="primary" disabled={!!problem || trimmed === path || pending}>
-            {pending ? "Renaming…" : "Rename"}
-          </Button>
-        </div>
+        <FileNameField id="rename-file" label="New name" value={name} onChange={setName} problem={problem} refusal={error} />
+        <DialogActions onCancel={() => onOpenChange(false)} label="Rename" busyLabel="Renaming…" busy={pending} disabled={!!problem || trimmed === path} />
       </form>
     </Dialog>
   );

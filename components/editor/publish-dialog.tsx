@@ -6,7 +6,7 @@ import { useState, type FormEvent, type KeyboardEvent } from "react";
 import { errorSentence, problemsIn, refusalOf } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 
 /** A file that keeps the tree from publishing, with its first error. */
 type Problem = { path: string; line: number | null; message: string };
@@ -99,14 +99,7 @@ export function PublishDialog({ open, onOpenChange }: { open: boolean; onOpenCha
               ) : null}
             </div>
           ) : null}
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="ghost" onClick={() => changeOpen(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" variant="primary" disabled={!message.trim() || publish.isPending}>
-              {publish.isPending ? "Checking…" : "Publish"}
-            </Button>
-          </div>
+          <DialogActions onCancel={() => changeOpen(false)} label="Publish" busyLabel="Checking…" busy={publish.isPending} disabled={!message.trim()} />
         </form>
       )}
     </Dialog>

@@ -7,6 +7,7 @@ import { MessagesSquare } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
+import { EmptyState } from "@/components/ui/empty-state";
 import { Conversation } from "./conversation";
 import { MessageBox } from "./message-box";
 import { RunFacts } from "./run-facts";
@@ -79,13 +80,9 @@ export function RunPane({ agentId, agentName, runId, onStarted }: Props) {
         <div ref={scroller} className="min-h-0 flex-1 overflow-auto px-8 py-6">
           <div className="mx-auto max-w-3xl">
             {!runId ? (
-              <div className="mt-10 rounded-lg border border-dashed border-zinc-300 p-8 text-center dark:border-zinc-700">
-                <MessagesSquare aria-hidden className="mx-auto mb-3 h-6 w-6 text-zinc-400" />
-                <p className="font-medium">Send a message to start a run of {agentName}</p>
-                <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-                  Its tool calls appear here as cards as they happen; an operation set to ask you first waits for your approval.
-                </p>
-              </div>
+              <EmptyState icon={MessagesSquare} title={`Send a message to start a run of ${agentName}`} className="mt-10">
+                Its tool calls appear here as cards as they happen; an operation set to ask you first waits for your approval.
+              </EmptyState>
             ) : (
               <Conversation trace={trace} runId={runId} />
             )}

@@ -8,6 +8,7 @@ import { History } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { selectClass } from "@/components/agents/styles";
 import { useTRPC, useTRPCClient } from "@/components/trpc/provider";
+import { EmptyState } from "@/components/ui/empty-state";
 import { Table, TableBody, TableCell, TableEmpty, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import type { RunStatus } from "@/db/schema";
@@ -54,14 +55,17 @@ export function RunsTable() {
   if (all.data.length === 0) {
     return (
       <section className="px-8 py-6" aria-label="Runs">
-        <div className="my-4 max-w-xl rounded-lg border border-dashed border-zinc-300 p-8 text-center dark:border-zinc-700">
-          <History aria-hidden className="mx-auto mb-3 h-6 w-6 text-zinc-400" />
-          <p className="font-medium">No runs yet — open an agent and press Run</p>
-          <p className="mb-4 mt-1 text-sm text-zinc-600 dark:text-zinc-400">Every conversation with an agent is kept here, step by step.</p>
-          <Link href="/agents" className="text-sm font-medium text-accent hover:underline">
-            Go to Agents
-          </Link>
-        </div>
+        <EmptyState
+          icon={History}
+          title="No runs yet — open an agent and press Run"
+          actions={
+            <Link href="/agents" className="text-sm font-medium text-accent hover:underline">
+              Go to Agents
+            </Link>
+          }
+        >
+          Every conversation with an agent is kept here, step by step.
+        </EmptyState>
       </section>
     );
   }

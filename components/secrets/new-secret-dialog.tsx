@@ -5,8 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { secretNameProblem } from "@/server/secrets/names";
 
@@ -85,14 +84,7 @@ export function NewSecretDialog({ open, onOpenChange }: { open: boolean; onOpenC
           hint="Builders see this beside the name."
         />
         <ErrorText error={create.error} />
-        <div className="mt-2 flex justify-end gap-2">
-          <Button type="button" variant="ghost" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="primary" disabled={!name || !!problem || !value || create.isPending}>
-            {create.isPending ? "Saving…" : "Save secret"}
-          </Button>
-        </div>
+        <DialogActions onCancel={close} label="Save secret" busyLabel="Saving…" busy={create.isPending} disabled={!name || !!problem || !value} className="mt-2" />
       </form>
     </Dialog>
   );

@@ -5,8 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 
 export function RotateSecretDialog({ name, onClose }: { name: string | null; onClose: () => void }) {
@@ -56,14 +55,7 @@ export function RotateSecretDialog({ name, onClose }: { name: string | null; onC
           hint="Paste it once; it cannot be shown after saving."
         />
         <ErrorText error={rotate.error} />
-        <div className="mt-2 flex justify-end gap-2">
-          <Button type="button" variant="ghost" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="primary" disabled={!value || rotate.isPending}>
-            {rotate.isPending ? "Saving…" : "Save new value"}
-          </Button>
-        </div>
+        <DialogActions onCancel={close} label="Save new value" busyLabel="Saving…" busy={rotate.isPending} disabled={!value} className="mt-2" />
       </form>
     </Dialog>
   );

@@ -8,6 +8,7 @@ import { useState } from "react";
 import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { DeleteSecretDialog } from "./delete-secret-dialog";
@@ -60,15 +61,10 @@ export function SecretsTable() {
       ) : list.isPending ? (
         <p className="text-sm text-zinc-500">Reading the secrets…</p>
       ) : rows.length === 0 ? (
-        <div className="my-4 max-w-xl rounded-lg border border-dashed border-zinc-300 p-8 text-center dark:border-zinc-700">
-          <KeyRound aria-hidden className="mx-auto mb-3 h-6 w-6 text-zinc-400" />
-          <p className="font-medium">No secrets yet</p>
-          <p className="mb-4 mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-            A secret is a token or password a tool needs. Save it here once; builders then pick it by name, as{" "}
-            <code className="font-mono">{"${NAME}"}</code>, in a tool&apos;s settings.
-          </p>
-          {newButton}
-        </div>
+        <EmptyState icon={KeyRound} title="No secrets yet" actions={newButton}>
+          A secret is a token or password a tool needs. Save it here once; builders then pick it by name, as{" "}
+          <code className="font-mono">{"${NAME}"}</code>, in a tool&apos;s settings.
+        </EmptyState>
       ) : (
         <>
           <div className="mb-4 flex justify-end">{newButton}</div>

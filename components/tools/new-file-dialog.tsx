@@ -3,11 +3,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
 import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { fileNameProblem } from "@/server/tree/names";
+import { FileNameField } from "./file-name-field";
 
 export function NewFileDialog({
   open,
@@ -51,29 +51,16 @@ export function NewFileDialog({
       description="One Python file is one group of tools; its name becomes the first part of every tool name in it."
     >
       <form onSubmit={submit} className="flex flex-col gap-3">
-        <label className="flex flex-col gap-1 text-sm">
-          <span className="font-medium">File name</span>
-          <input
-            autoFocus
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            placeholder="weather.py"
-            aria-invalid={!!problem}
-            aria-describedby="new-file-problem"
-            className="rounded-md border border-zinc-300 bg-transparent px-2 py-1.5 font-mono outline-none focus:border-accent aria-[invalid=true]:border-red-500 dark:border-zinc-700"
-          />
-        </label>
-        <p id="new-file-problem" role={problem || create.error ? "alert" : undefined} className="min-h-5 text-sm text-red-600">
-          {problem ?? errorSentence(create.error) ?? ""}
-        </p>
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="ghost" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="primary" disabled={!fileName || !!problem || create.isPending}>
-            {create.isPending ? "Creating…" : "Create"}
-          </Button>
-        </div>
+        <FileNameField
+          id="new-file"
+          label="File name"
+          value={name}
+          onChange={setName}
+          placeholder="weather.py"
+          problem={problem}
+          refusal={errorSentence(create.error)}
+        />
+        <DialogActions onCancel={() => onOpenChange(false)} label="Create" busyLabel="Creating…" busy={create.isPending} disabled={!fileName || !!problem} />
       </form>
     </Dialog>
   );

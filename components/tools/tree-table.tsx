@@ -2,9 +2,11 @@
 // The table of the tool tree's files: what each offers, what is wrong with it, and a way in.
 import { useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { FileCode2, Plus, Search, ShieldAlert, ShieldCheck } from "lucide-react";
+import { FileCode2, Plus, ShieldAlert, ShieldCheck } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { SearchBox } from "@/components/ui/search-box";
 import { Table, TableBody, TableCell, TableEmpty, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { useTRPC } from "@/components/trpc/provider";
@@ -36,29 +38,14 @@ export function TreeTable({ canEdit }: { canEdit: boolean }) {
     <section className="px-8 py-6" aria-label="Tool files">
       <NewFileDialog open={creating} onOpenChange={setCreating} />
       {data.files.length === 0 ? (
-        <div className="my-4 max-w-xl rounded-lg border border-dashed border-zinc-300 p-8 text-center dark:border-zinc-700">
-          <FileCode2 aria-hidden className="mx-auto mb-3 h-6 w-6 text-zinc-400" />
-          <p className="font-medium">No tool files yet</p>
-          <p className="mb-4 mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-            A tool file is a Python file in <code className="font-mono">{data.dir}</code> whose functions, with type hints
-            and a docstring, become the tools a model can call.
-          </p>
-          {newButton}
-        </div>
+        <EmptyState icon={FileCode2} title="No tool files yet" actions={newButton}>
+          A tool file is a Python file in <code className="font-mono">{data.dir}</code> whose functions, with type hints and a
+          docstring, become the tools a model can call.
+        </EmptyState>
       ) : (
         <>
           <div className="mb-4 flex items-center gap-4">
-            <label className="relative block w-72">
-              <span className="sr-only">Search tool files</span>
-              <Search aria-hidden className="pointer-events-none absolute left-2.5 top-2.5 h-4 w-4 text-zinc-400" />
-              <input
-                type="search"
-                value={query}
-                onChange={(event) => setQuery(event.target.value)}
-                placeholder="Search files"
-                className="w-full rounded-md border border-zinc-300 bg-transparent py-1.5 pl-8 pr-3 text-sm outline-none focus:border-accent dark:border-zinc-700"
-              />
-            </label>
+            <SearchBox label="Search tool files" value={query} onSearch={setQuery} placeholder="Search files" />
             <div className="ml-auto">{newButton}</div>
           </div>
           <Table>

@@ -2,8 +2,7 @@
 // A confirmation before something is lost: it names what goes, keeps a refusal in the dialog (never a toast),
 // and its danger button says exactly what it does ("Delete notes.py").
 import type { ReactNode } from "react";
-import { Button } from "./button";
-import { Dialog } from "./dialog";
+import { Dialog, DialogActions } from "./dialog";
 
 export function ConfirmDialog({
   open,
@@ -34,14 +33,7 @@ export function ConfirmDialog({
           {error}
         </p>
       ) : null}
-      <div className="flex justify-end gap-2">
-        <Button type="button" variant="ghost" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="button" variant="danger" disabled={pending} onClick={onConfirm}>
-          {pending ? "Deleting…" : confirmLabel}
-        </Button>
-      </div>
+      <DialogActions onCancel={onCancel} label={confirmLabel} busyLabel="Deleting…" busy={pending} danger onConfirm={onConfirm} />
     </Dialog>
   );
 }

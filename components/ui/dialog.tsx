@@ -2,6 +2,7 @@
 // A modal dialog on Radix: focus trapped, Escape closes, titled for screen readers.
 import * as RadixDialog from "@radix-ui/react-dialog";
 import type { ReactNode } from "react";
+import { Button } from "./button";
 
 export function Dialog({
   open,
@@ -33,5 +34,40 @@ export function Dialog({
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>
+  );
+}
+
+/**
+ * A dialog's two buttons: Cancel, and the one that names what it does and says so while under way. Without
+ * `onConfirm` it submits the dialog's form.
+ */
+export function DialogActions({
+  onCancel,
+  label,
+  busyLabel,
+  busy,
+  disabled = false,
+  danger = false,
+  onConfirm,
+  className = "",
+}: {
+  onCancel: () => void;
+  label: string;
+  busyLabel: string;
+  busy: boolean;
+  disabled?: boolean;
+  danger?: boolean;
+  onConfirm?: () => void;
+  className?: string;
+}) {
+  return (
+    <div className={`flex justify-end gap-2 ${className}`}>
+      <Button type="button" variant="ghost" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type={onConfirm ? "button" : "submit"} variant={danger ? "danger" : "primary"} disabled={disabled || busy} onClick={onConfirm}>
+        {busy ? busyLabel : label}
+      </Button>
+    </div>
   );
 }

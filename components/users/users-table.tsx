@@ -6,7 +6,7 @@ import { useState, type FormEvent } from "react";
 import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
@@ -60,14 +60,7 @@ function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o
           </select>
         </label>
         <ErrorText error={create.error} />
-        <div className="mt-2 flex justify-end gap-2">
-          <Button type="button" variant="ghost" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="primary" disabled={create.isPending}>
-            {create.isPending ? "Adding…" : "Add user"}
-          </Button>
-        </div>
+        <DialogActions onCancel={() => onOpenChange(false)} label="Add user" busyLabel="Adding…" busy={create.isPending} className="mt-2" />
       </form>
     </Dialog>
   );

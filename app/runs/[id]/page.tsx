@@ -2,8 +2,7 @@
 // that names no run is a 404.
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { TRPCError } from "@trpc/server";
+import { foundOr404, idOr404 } from "@/app/or-404";
 import { PageHeader } from "@/components/frame/page-header";
 import { RunTrace } from "@/components/runs/run-trace";
 import { Button } from "@/components/ui/button";
@@ -14,22 +13,12 @@ import { getQueryClient, trpc } from "@/server/trpc/rsc";
 export const metadata: Metadata = { title: "Run" };
 export const dynamic = "force-dynamic";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 type Props = { params: Promise<{ id: string }> };
 
 export default async function RunPage({ params }: Props) {
-  const { id } = await params;
-  if (!UUID.test(id)) notFound();
+  const id = idOr404((await params).id);
   await pageUser(`/runs/${id}`);
-  let got;
-  try {
-    got = await getQueryClient().fetchQuery(trpc.runs.get.queryOptions({ runId: id }));
-  } catch (err) {
-    if (err instanceof TRPCError && err.code === "NOT_FOUND") notFound();
-    throw err;
-  }
-  const { run, events } = got;
+  const { run, events } = await foundOr404(getQueryClient().fetchQuery(trpc.runs.get.queryOptions({ runId: id })));
   const name = run.agentName || "Untitled agent";
   return (
     <div className="flex h-screen min-h-0 flex-col">
