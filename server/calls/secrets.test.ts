@@ -46,6 +46,13 @@ describe("a run's secrets", () => {
     expect(secrets.mask("first-token-value / second-token-value")).toBe("*** / ***");
   });
 
+  it("gives a call its values even when the segment ends while it decrypts (another call began a wait)", async () => {
+    const secrets = new SegmentSecrets(database.db, { actor: "run-straddle", run: "run-straddle" }, key);
+    const settling = secrets.settle({ token: "${OTHER_TOKEN}" }, "svc__ping");
+    secrets.endSegment();
+    expect((await settling).settings).toEqual({ token: "other-token-value" });
+  });
+
   it("records each secret's use once per run, in the first use's words, however many calls and segments use it", async () => {
     const secrets = new SegmentSecrets(database.db, { actor: "run-once", run: "run-once" }, key);
     await Promise.all([secrets.settle({ a: "${API_TOKEN}" }, "svc__ping"), secrets.settle({ a: "${API_TOKEN}", b: "${OTHER_TOKEN}" }, "svc__pong")]);

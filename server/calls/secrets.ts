@@ -59,10 +59,11 @@ export class SegmentSecrets implements SecretScope {
   /** The named secrets' values; `tool` is what the use is recorded for when it is the run's first. */
   async values(names: Iterable<string>, tool: string): Promise<Map<string, string>> {
     const wanted = [...new Set(names)];
-    const missing = wanted.filter((name) => !this.segment.has(name));
+    // This call's segment, even if the run starts waiting (and a new segment begins) while it decrypts.
+    const segment = this.segment;
+    const missing = wanted.filter((name) => !segment.has(name));
     if (missing.length > 0) {
       const decrypting = decryptSecrets(this.db, missing, this.key);
-      const segment = this.segment;
       for (const name of missing) {
         const value = decrypting.then((values) => values.get(name)!);
         value.catch(() => undefined); // awaited by whoever needs it; a refusal is thrown to them, not left unhandled
@@ -76,7 +77,7 @@ export class SegmentSecrets implements SecretScope {
       await this.record(missing, tool);
     }
     const values = new Map<string, string>();
-    for (const name of wanted) values.set(name, await this.segment.get(name)!);
+    for (const name of wanted) values.set(name, await segment.get(name)!);
     this.give(values.values());
     return values;
   }
@@ -104,8 +105,14 @@ export class SegmentSecrets implements SecretScope {
     const recorded = await this.recorded;
     const fresh = names.filter((name) => !recorded.has(name));
     if (fresh.length === 0) return;
+    // Marked before the INSERT so a concurrent call does not record them too; unmarked again if it fails.
     for (const name of fresh) recorded.add(name);
-    await recordSecretUse(this.db, fresh, { actor: this.use.actor, via: "run", tool, run: this.use.run });
+    try {
+      await recordSecretUse(this.db, fresh, { actor: this.use.actor, via: "run", tool, run: this.use.run });
+    } catch (err) {
+      for (const name of fresh) recorded.delete(name);
+      throw err;
+    }
   }
 
   /** The secrets an earlier segment of this run (in this process or a previous one) already recorded. */
