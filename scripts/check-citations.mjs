@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Comments, test names and scripts cite the repository's own documents: a rule id (R-...) from docs/rules.md or
 // docs/operations.md, or a docs/ section. This fails, naming file:line, on a citation of a document a maintainer
-// does not have (a seed, STACK.md, DESIGN.md, a pitfall or issue number) and on an R- id no docs/ entry defines.
+// does not have (a seed, STACK.md, DESIGN.md, a pitfall or issue number), on an R- id no docs/ entry defines, and
+// on a "docs/<file>.md, <Section>" citation or a docs/ link whose section does not exist.
 // Run by `npm test`; edit when an outside document's name should be added to OUTSIDE.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -41,6 +42,13 @@ for (const book of RULE_BOOKS) {
   for (const match of (read(book) ?? "").matchAll(/\*\*(R-[a-z0-9-]+)\*\*/g)) defined.add(match[1]);
 }
 
+// "docs/rules.md, Timeouts" cites a section: the words after the comma must begin with one of its headings.
+const DOCS = ["docs/rules.md", "docs/operations.md", "docs/writing-tools.md"];
+const headings = new Map(DOCS.map((doc) => [doc, (read(doc) ?? "").split("\n").filter((l) => /^#{2,3} /.test(l)).map((l) => l.replace(/^#+ /, ""))]));
+const SECTION = /\b(docs\/[\w-]+\.md), ([A-Z][\w' ]*)/g;
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+const anchor = (heading) => heading.toLowerCase().replace(/[^\w\- ]/g, "").replace(/ /g, "-");
+
 const problems = [];
 for (const file of files()) {
   const text = read(file);
@@ -57,14 +65,27 @@ for (const file of files()) {
     for (const [id] of line.matchAll(RULE_ID)) {
       if (!defined.has(id)) problems.push(`${where}: ${id} is not defined in ${RULE_BOOKS.join(" or ")}; add its entry there, or cite an id that exists`);
     }
+    for (const [, doc, words] of line.matchAll(SECTION)) {
+      const known = headings.get(doc);
+      if (!known) continue;
+      if (!known.some((h) => words.startsWith(h) || (words.trim().length >= 4 && h.startsWith(words.trim())))) {
+        problems.push(`${where}: ${doc} has no section "${words.trim()}"; its sections are: ${known.join("; ")}`);
+      }
+    }
   });
 }
 
-// The rule books and the guide may only mention ids that have an entry.
-for (const doc of [...RULE_BOOKS, "docs/writing-tools.md"]) {
+// The rule books and the guide may only mention ids that have an entry, and link only to headings that exist.
+for (const doc of DOCS) {
   (read(doc) ?? "").split("\n").forEach((line, i) => {
     for (const [id] of line.matchAll(RULE_ID)) {
       if (!defined.has(id)) problems.push(`${doc}:${i + 1}: ${id} is mentioned but has no entry`);
+    }
+    for (const [, file, hash] of line.matchAll(/\]\(([\w-]+\.md)?#([\w-]+)\)/g)) {
+      const target = file ? `docs/${file}` : doc;
+      if (headings.has(target) && !headings.get(target).some((h) => anchor(h) === hash)) {
+        problems.push(`${doc}:${i + 1}: the link to #${hash} names no heading of ${target}`);
+      }
     }
   });
 }
