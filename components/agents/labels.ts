@@ -1,5 +1,5 @@
 // The builder's words for the values an agent holds: providers, risks, what an agent can use.
-import type { Risk } from "@/server/catalog/operation";
+import type { Risk } from "@/server/operations/operation";
 import type { Source } from "@/server/catalog/sources";
 import { splitEntry } from "./draft";
 

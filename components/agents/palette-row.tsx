@@ -2,7 +2,7 @@
 // file with errors), and, for a search, the operations that matched, each addable on its own.
 import { Plus } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import type { Capability } from "@/server/catalog/capabilities";
+import type { Capability } from "@/server/operations/capabilities";
 import type { Source } from "@/server/catalog/sources";
 import { RiskBadge } from "./risk-badge";
 

@@ -1,5 +1,5 @@
 // A source's or operation's risk as a small badge in the builder's words ("Changes things"), its meaning on hover.
-import type { Risk } from "@/server/catalog/operation";
+import type { Risk } from "@/server/operations/operation";
 import { RISK_LABELS } from "./labels";
 
 export function RiskBadge({ risk }: { risk: Risk }) {

@@ -8,7 +8,7 @@ import { useState } from "react";
 import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
 import { SearchBox } from "@/components/ui/search-box";
-import type { Capability } from "@/server/catalog/capabilities";
+import type { Capability } from "@/server/operations/capabilities";
 import type { Source } from "@/server/catalog/sources";
 import { PaletteRow, type Match } from "./palette-row";
 import { useDebounced } from "./use-debounced";

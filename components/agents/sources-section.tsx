@@ -8,7 +8,7 @@ import type { Problem } from "@/server/agents/declaration";
 import type { EntryDrift } from "@/server/agents/drift";
 import type { HookInfo } from "@/server/agents/hook";
 import type { PermissionLevel } from "@/server/agents/permissions";
-import type { Capability } from "@/server/catalog/capabilities";
+import type { Capability } from "@/server/operations/capabilities";
 import type { Source } from "@/server/catalog/sources";
 import { joinEntry, problemsAt, sourceOf, splitEntry, type DraftTool } from "./draft";
 import { EditorSection } from "./editor-section";

@@ -2,7 +2,7 @@
 // what the model was offered (per operation: its name and hashes of its description and input schema); reading
 // the agent compares that with the catalog now and reports, per entry, what was renamed, removed or changed.
 import { createHash } from "node:crypto";
-import type { Operation } from "@/server/catalog/operation";
+import type { Operation } from "@/server/operations/operation";
 import type { Source } from "@/server/catalog/sources";
 import type { AgentDeclaration } from "./declaration";
 import { parseEntry } from "./entries";

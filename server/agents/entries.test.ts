@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatEntry, parseEntry, resolveEntry } from "./entries";
-import { sampleSources } from "./testing/sources";
+import { sampleSources } from "@/server/catalog/testing/sources";
 
 const sources = sampleSources();
 

@@ -7,7 +7,7 @@
 // that names every operation stays a narrowing: it is the builder's choice of these operations, so a source that
 // gains an operation later does not silently widen the agent (R-loop-entries: widening is a
 // choice, made by removing the narrowing).
-import type { Operation } from "@/server/catalog/operation";
+import type { Operation } from "@/server/operations/operation";
 import type { Source } from "@/server/catalog/sources";
 import { fileNameProblem } from "@/server/tree/names";
 import { closest, didYouMean, suggestion } from "./closest";

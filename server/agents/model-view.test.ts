@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fromTree, systemSources } from "@/server/catalog/sources";
 import { modelToolsFor, modelView } from "./model-view";
-import { sampleSources, treeFile } from "./testing/sources";
+import { sampleSources, treeFile } from "@/server/catalog/testing/sources";
 
 const sources = sampleSources();
 

@@ -1,7 +1,7 @@
 // What the model sees of an agent's tools: for each entry, its narrowed operations' name, description and input
 // schema, and nothing else. Each tool is a new object built from those three fields, so settings, secrets,
 // titles and behaviour cannot reach the model by construction (R-settings-hidden). Two tools of one name fail (R-loop-entry-clash).
-import type { JsonSchema, Operation } from "@/server/catalog/operation";
+import type { JsonSchema, Operation } from "@/server/operations/operation";
 import type { Source } from "@/server/catalog/sources";
 import { DomainError } from "@/server/errors";
 import { resolveEntry } from "./entries";

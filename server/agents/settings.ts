@@ -2,7 +2,7 @@
 // a secret field only ever as `${NAME}` of a secret that exists, a root inside the workspace, no field the model
 // does not have. Every problem carries its path, e.g. tools[1].settings.root.
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
-import type { JsonSchema } from "@/server/catalog/operation";
+import type { JsonSchema } from "@/server/operations/operation";
 import { referencedNames, SECRET_REFERENCE } from "@/server/secrets/names";
 import { rootProblem } from "@/server/system/filesystem/workspace";
 import { didYouMean } from "./closest";

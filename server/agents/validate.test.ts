@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { sampleSources } from "./testing/sources";
+import { sampleSources } from "@/server/catalog/testing/sources";
 import { validateDeclaration, type ValidationContext } from "./validate";
 
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-workspace-"));

@@ -1,7 +1,7 @@
 // A declaration against the studio as it is now, on every save and import: its shape, each entry's source and
 // operations, each setting, each secret it names, each permission's operation, and the model view's names.
 // Every problem is named with its path; nothing stops at the first. Pure given its context (sources, secret names).
-import type { Operation } from "@/server/catalog/operation";
+import type { Operation } from "@/server/operations/operation";
 import type { Source } from "@/server/catalog/sources";
 import { didYouMean } from "./closest";
 import { SECRET_REFERENCE } from "@/server/secrets/names";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sampleSources } from "@/server/agents/testing/sources";
+import { sampleSources } from "@/server/catalog/testing/sources";
 import { searchSources, stem } from "./search";
 
 const sources = sampleSources();

@@ -1,8 +1,8 @@
 // The builder's "Add a source" palette: find sources and operations by words ("read files") or by need in the
 // capability vocabulary ("file.write"). A need matches only operations that declare the tag (R-sys-capabilities,
 // never words a description happens to share); words rank by where they match.
-import { CAPABILITIES, capabilitiesMatching } from "./capabilities";
-import type { Operation } from "./operation";
+import { CAPABILITIES, capabilitiesMatching } from "@/server/operations/capabilities";
+import type { Operation } from "@/server/operations/operation";
 import type { Source } from "./sources";
 
 export type OperationHit = { name: string; title: string; score: number; reasons: string[] };

@@ -4,8 +4,8 @@
 import fs from "node:fs";
 import { hostFor, type CatalogFile, type CatalogTool } from "@/server/host";
 import { SYSTEM_SOURCES, type SystemSource } from "@/server/system";
-import { isCapability } from "./capabilities";
-import { highestRisk, isReplay, isRisk, type JsonSchema, type Operation, type Risk } from "./operation";
+import { isCapability } from "@/server/operations/capabilities";
+import { highestRisk, isReplay, isRisk, type JsonSchema, type Operation, type Risk } from "@/server/operations/operation";
 
 export type SourceKind = "system" | "tree";
 

@@ -2,7 +2,7 @@
 // before anything runs (R-loop-malformed-args, R-loop-validate). Garbled or cut-off JSON, a value that is not an object, and arguments that
 // do not fit the schema each answer one line the model can act on; the tool never runs on a partial call.
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
-import type { JsonSchema } from "@/server/catalog/operation";
+import type { JsonSchema } from "@/server/operations/operation";
 
 export type Parsed = { ok: true; args: Record<string, unknown> } | { ok: false; message: string };
 

@@ -5,7 +5,7 @@
 import type { AgentDeclaration } from "@/server/agents/declaration";
 import { resolveEntry } from "@/server/agents/entries";
 import { clashes, modelView, type ModelTool } from "@/server/agents/model-view";
-import type { JsonSchema, Replay, Risk } from "@/server/catalog/operation";
+import type { JsonSchema, Replay, Risk } from "@/server/operations/operation";
 import { listSources, type Source } from "@/server/catalog/sources";
 import type { CatalogFile } from "@/server/host";
 

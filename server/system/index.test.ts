@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isCapability } from "@/server/catalog/capabilities";
-import { fromSystem } from "@/server/catalog/sources";
+import { isCapability } from "@/server/operations/capabilities";
 import { SYSTEM_SOURCES, systemHandler, systemSettings, systemSource } from "./index";
 
 const op = (source: string, name: string) => systemSource(source)!.operations.find((o) => o.name === name)!;
@@ -108,11 +107,5 @@ describe("the built-in sources", () => {
     expect(items.required).toEqual(["content", "status"]);
     expect((items.properties as Record<string, { enum?: string[] }>).status!.enum).toEqual(["pending", "in_progress", "completed"]);
     expect(items.additionalProperties).toBe(true);
-  });
-
-  it("show as sources with the riskiest operation's risk", () => {
-    expect(fromSystem(systemSource("filesystem")!).risk).toBe("write");
-    expect(fromSystem(systemSource("compute")!).risk).toBe("exec");
-    expect(fromSystem(systemSource("web")!).risk).toBe("network");
   });
 });

@@ -1,7 +1,7 @@
 // What a built-in source declares (the same fields as a tree file's catalog entry, written by hand) and what its
 // handlers are given and answer. Edit when the runtime hands a handler something new, or a result says more.
 import type { Db } from "@/db/client";
-import type { JsonSchema, Operation } from "@/server/catalog/operation";
+import type { JsonSchema, Operation } from "@/server/operations/operation";
 import type { Image, Outcome } from "@/server/host/protocol";
 
 /** What one call answers the model: text always, an error whenever the outcome is not "ok" (R-result-outcome). */

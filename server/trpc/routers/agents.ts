@@ -1,7 +1,7 @@
 // The agent builder's API (/agents pages): thin procedures over server/agents and server/catalog. Any signed-in
 // person composes agents; the domain functions validate every write and name every problem.
 import { z } from "zod";
-import { CAPABILITIES } from "@/server/catalog/capabilities";
+import { CAPABILITIES } from "@/server/operations/capabilities";
 import { searchSources } from "@/server/catalog/search";
 import { listSources } from "@/server/catalog/sources";
 import { getDb } from "@/server/db";

@@ -1,5 +1,5 @@
-// Sources for the agents' unit tests: the real built-ins, and tree files written as the tool host's catalog
-// would describe them (the integration tests use a real host).
+// Sources for the catalog's and the agents' unit tests: the real built-ins, and tree files written as the tool
+// host's catalog would describe them (the integration tests use a real host).
 import type { CatalogFile } from "@/server/host";
 import { fromTree, systemSources, type Source } from "@/server/catalog/sources";
 
