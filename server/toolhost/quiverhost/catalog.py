@@ -53,7 +53,8 @@ class Catalog:
 
     def unknown(self, name: str) -> str:
         """Why no offered tool is called `name`: the file in error that would
-        offer it, with its first error, or the names it could have meant."""
+        offer it, with its first error (R-host-import-error), or the names it
+        could have meant."""
         withheld = self._withheld(name)
         if withheld is not None:
             line, message = sorted(withheld.errors + self.clashes.get(withheld.path, []))[0]
