@@ -39,7 +39,10 @@ def _fewer_arenas() -> None:
 def _own_group() -> None:
     """Lead a process group, so the studio can stop the host and every process its
     tools started with one kill (R-host-runaway). Inside bubblewrap the host leads a
-    session already, and the sandbox's end takes its processes with it."""
+    session already, and the sandbox's end takes its processes with it. Not on a
+    terminal (`quiver mcp` typed into by hand): a background group that reads one is stopped."""
+    if os.isatty(0):
+        return
     try:
         os.setpgid(0, 0)
     except OSError:
