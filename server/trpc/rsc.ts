@@ -3,7 +3,7 @@ import "server-only";
 import { headers } from "next/headers";
 import { cache } from "react";
 import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
-import { makeQueryClient } from "@/components/trpc/query-client";
+import { makeQueryClient } from "./query-client";
 import { createContext } from "./init";
 import { appRouter } from "./router";
 
