@@ -10,8 +10,8 @@ import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
-import { roles, type Role } from "@/db/schema";
-import { roleDescriptions, roleNames } from "@/server/auth/roles";
+import type { Role } from "@/db/schema";
+import { ROLES, roleDescriptions, roleNames } from "@/server/auth/roles";
 
 function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const trpc = useTRPC();
@@ -52,7 +52,7 @@ function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o
             onChange={(e) => setForm({ ...form, role: e.target.value as Role })}
             className="rounded-md border border-zinc-300 bg-transparent px-2 py-1.5 dark:border-zinc-700"
           >
-            {roles.map((role) => (
+            {ROLES.map((role) => (
               <option key={role} value={role}>
                 {roleNames[role]}: {roleDescriptions[role]}
               </option>
@@ -108,7 +108,7 @@ export function UsersTable({ me }: { me: string }) {
                     onChange={(e) => setRole.mutate({ id: u.id, role: e.target.value as Role })}
                     className="rounded-md border border-zinc-300 bg-transparent px-1.5 py-0.5 dark:border-zinc-700"
                   >
-                    {roles.map((role) => (
+                    {ROLES.map((role) => (
                       <option key={role} value={role}>
                         {roleNames[role]}
                       </option>

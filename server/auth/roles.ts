@@ -3,6 +3,9 @@ import type { Role } from "@/db/schema";
 
 const rank: Record<Role, number> = { admin: 3, developer: 2, builder: 1 };
 
+/** Every role, most rights first: for the browser, which must not load the database schema to list them. */
+export const ROLES: readonly Role[] = (Object.keys(rank) as Role[]).sort((a, b) => rank[b] - rank[a]);
+
 export function hasRole(user: { role: Role } | null | undefined, needed: Role): boolean {
   return !!user && rank[user.role] >= rank[needed];
 }
