@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `npm test`: every check, in the order that fails fastest: types, lint, the tool host's Python
-# tests, unit and integration tests, then the production build driven by Playwright in Chromium.
+# `npm test`: every check, in the order that fails fastest: types, lint, the layers, the tool host's
+# Python tests, unit and integration tests, then the production build driven by Playwright in Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -24,6 +24,9 @@ npx tsc --noEmit -p .
 
 step "lint"
 npx eslint . --max-warnings 0
+
+step "layers (one-way imports, no cycles)"
+npm run --silent lint:layers
 
 if [ -d server/toolhost/tests ]; then
   step "tool host (Python, warnings as errors)"
