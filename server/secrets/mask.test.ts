@@ -54,6 +54,31 @@ describe("masking", () => {
     expect(one(pythonStyle)).toBe(`{"token": "${MASK}"}`);
   });
 
+  it("masks its hex, in small letters and in capitals, also inside a longer hex text", () => {
+    const hex = Buffer.from(VALUE, "utf8").toString("hex");
+    expect(mask(`digest ${hex} end`)).toBe(`digest ${MASK} end`);
+    expect(mask(`DIGEST ${hex.toUpperCase()} END`)).toBe(`DIGEST ${MASK} END`);
+    const header = Buffer.from(`user:${VALUE}`, "utf8").toString("hex");
+    expect(mask(header)).toBe(`${Buffer.from("user:").toString("hex")}${MASK}`);
+    expect(makeMasker(["ok"])("6f6b")).toBe(MASK);
+  });
+
+  it("masks its JSON-escaped forms as Python's json.dumps writes them, ensure_ascii or not, and JSON inside a JSON string", () => {
+    // Written by Python 3's json.dumps: ensure_ascii=True escapes é, the emoji (as a surrogate pair) and DEL.
+    const value = 'pa"ss\\wörd/1\n😀<&>\x7f';
+    const one = makeMasker([value]);
+    expect(one('{"t": "pa\\"ss\\\\w\\u00f6rd/1\\n\\ud83d\\ude00<&>\\u007f"}')).toBe(`{"t": "${MASK}"}`);
+    expect(one(`{"t": "pa\\"ss\\\\wörd/1\\n😀<&>\x7f"}`)).toBe(`{"t": "${MASK}"}`);
+    // json.dumps({"body": json.dumps({"t": value})}): a request body a tool returns inside its own JSON.
+    const nested = '{"body": "{\\"t\\": \\"pa\\\\\\"ss\\\\\\\\w\\\\u00f6rd/1\\\\n\\\\ud83d\\\\ude00<&>\\\\u007f\\"}"}';
+    expect(one(nested)).toBe('{"body": "{\\"t\\": \\"***\\"}"}');
+    expect(one(JSON.stringify({ body: JSON.stringify({ t: value }) }))).toBe('{"body":"{\\"t\\":\\"***\\"}"}');
+    // Go's encoding/json writes <, > and & as \u003c, \u003e and \u0026.
+    const go = JSON.stringify(value).slice(1, -1).replace(/[<>&]/g, (ch) => `\\u00${ch.charCodeAt(0).toString(16)}`);
+    expect(go).toContain("\\u0026");
+    expect(one(`"t":"${go}"`)).toBe(`"t":"${MASK}"`);
+  });
+
   it("masks strings inside arrays and objects, keys included, and leaves other values alone", () => {
     const shown = mask.deep({ list: [`Bearer ${VALUE}`, 3, null, true], nested: { [VALUE]: b64(VALUE) }, plain: "hello" });
     expect(shown).toEqual({ list: [`Bearer ${MASK}`, 3, null, true], nested: { [MASK]: MASK }, plain: "hello" });
@@ -62,7 +87,10 @@ describe("masking", () => {
   it("masks a long value, such as a 64 KB key, in its every form", () => {
     const key = Array.from({ length: 65_536 }, (_, i) => String.fromCharCode(33 + ((i * 7919) % 94))).join("");
     const long = makeMasker([key]);
-    expect(long(`key=${key}; b64=${b64(key)}; url=${encodeURIComponent(key)}`)).toBe("key=***; b64=***; url=***");
+    const hex = Buffer.from(key).toString("hex");
+    expect(long(`key=${key}; b64=${b64(key)}; url=${encodeURIComponent(key)}; hex=${hex}; json=${JSON.stringify(key)}`)).toBe(
+      'key=***; b64=***; url=***; hex=***; json="***"',
+    );
   });
 
   it("masks several values at once, the longer first when one contains another", () => {

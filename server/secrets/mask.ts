@@ -1,9 +1,11 @@
 // Masking: every secret value that reached a tool is shown as *** in whatever the studio shows or keeps
 // afterwards. A value is looked for as itself and in the forms tools print it in: base64 (standard and URL-safe,
 // padded or not, and inside a longer base64 text such as a Basic auth header), URL-encoded (as encodeURIComponent,
-// encodeURI, form encoding with +, and Python's quote and quote_plus write it, hex in either case) and escaped
-// inside a JSON string (as JSON.stringify and Python's json.dumps write it). The forms are plain strings, so a
-// long value (a 64 KB key) costs time in proportion to its length and meets no pattern-size limit.
+// encodeURI, form encoding with +, and Python's quote and quote_plus write it, hex in either case), hex (its UTF-8
+// bytes, in small letters or capitals, also inside a longer hex text) and escaped inside a JSON string (as
+// JSON.stringify, Python's json.dumps with or without ensure_ascii, PHP's \/ and Go's \u003c write it, and once
+// more for a JSON text inside a JSON string). The forms are plain strings, so a long value (a 64 KB key) costs time
+// in proportion to its length and meets no pattern-size limit.
 //
 // Short values: a value of fewer than MASK_FROM (4) characters is masked only where a whole string is the value
 // (or one of its forms) — masking "ok" or "42" inside every sentence would hide ordinary words and numbers, and
@@ -57,12 +59,28 @@ function urlForms(text: string): string[] {
   });
 }
 
-/** Inside a JSON string: as JSON.stringify writes it, as Python's json.dumps does (\uXXXX), and with \/. */
+/** Inside a JSON string as JSON.stringify writes it, which Python's json.dumps(ensure_ascii=False) matches. */
+const jsonOf = (text: string) => JSON.stringify(text).slice(1, -1);
+
+/** What json.dumps writes by default (ensure_ascii): every unit outside printable ASCII as \uXXXX, small letters. */
+const asciiOf = (text: string, upper = false) =>
+  jsonOf(text).replace(/[^\x20-\x7e]/g, (unit) => {
+    const hex = unit.charCodeAt(0).toString(16).padStart(4, "0");
+    return `\\u${upper ? hex.toUpperCase() : hex}`;
+  });
+
+/** Go's encoding/json escapes these too, so that its JSON is safe inside HTML. */
+const HTML_SAFE: Record<string, string> = { "<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029" };
+
+/**
+ * Inside a JSON string: as JSON.stringify and json.dumps (either ensure_ascii) write it, hex in capitals, with \/
+ * (PHP), with Go's HTML-safe escapes, and escaped twice (a JSON text a tool returns inside its own JSON).
+ */
 function jsonForms(text: string): string[] {
-  const js = JSON.stringify(text).slice(1, -1);
-  const ascii = (lower: boolean) =>
-    js.replace(/[^\x20-\x7e]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`[lower ? "toLowerCase" : "toUpperCase"]().replace("\\U", "\\u"));
-  return [js, ascii(true), ascii(false)].flatMap((form) => [form, form.replace(/\//g, "\\/")]);
+  const once = [jsonOf(text), asciiOf(text), asciiOf(text, true)];
+  const go = once[0]!.replace(/[<>&\u2028\u2029]/g, (ch) => HTML_SAFE[ch]!);
+  const twice = [once[0]!, once[1]!].flatMap((form) => [jsonOf(form), asciiOf(form)]);
+  return [...once.flatMap((form) => [form, form.replace(/\//g, "\\/")]), go, ...twice];
 }
 
 const urlSafe = (b64: string) => b64.replace(/\+/g, "-").replace(/\//g, "_");
@@ -86,7 +104,8 @@ function formsOf(value: string): string[] {
   const bytes = Buffer.from(value, "utf8");
   const b64 = bytes.toString("base64");
   const bare = b64.replace(/=+$/, "");
-  const encodings = [value, b64, bare, urlSafe(b64), urlSafe(bare)];
+  const hex = bytes.toString("hex");
+  const encodings = [value, b64, bare, urlSafe(b64), urlSafe(bare), hex, hex.toUpperCase()];
   for (const core of base64Cores(bytes)) encodings.push(core, urlSafe(core));
   const forms = new Set(encodings.flatMap((form) => [form, ...urlForms(form), ...jsonForms(form)]));
   return [...forms].filter((form) => form.length > 0);
