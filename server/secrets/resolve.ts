@@ -13,9 +13,9 @@ import { REFERENCE, referencedNames } from "./names";
 /** Who uses the secrets, and for what: the `secret.used` audit row's actor and detail. */
 export type SecretUse = {
   actor: string;
-  /** try-it: the editor's Try it; run: an agent's run; check: a file's check_secret, from a settings form. */
-  via: "try-it" | "run" | "check";
-  /** The operation (or, for a check, the file) the values go to. */
+  /** try-it: the editor's Try it; run: an agent's run. A settings form's check is a secret.checked row (calls/check.ts). */
+  via: "try-it" | "run";
+  /** The operation the values go to. */
   tool: string;
   /** The run that uses them, when it is a run. */
   run?: string;

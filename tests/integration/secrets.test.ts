@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { eq, like } from "drizzle-orm";
+import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/db/client";
 import { audit, secrets, toolExamples, type Role } from "@/db/schema";
@@ -221,6 +221,16 @@ describe("the secrets API (tRPC)", () => {
       "There is no secret named NO_SUCH; an admin can create it in Settings → Secrets.",
     );
     await expect(dev.checkBinding({ path: "tickets.py", field: "missing", name: "API_TOKEN" })).rejects.toThrow(/has no Secret setting `missing`/);
+  });
+
+  it("records a builder's check as secret.checked, naming who checked which secret with which file and field", async () => {
+    await caller("builder").checkBinding({ path: "tickets.py", field: "token", name: "WRONG_TOKEN" });
+    const rows = await (await getDb())
+      .select()
+      .from(audit)
+      .where(and(eq(audit.action, "secret.checked"), eq(audit.actor, "builder-1"), eq(audit.target, "WRONG_TOKEN")));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.detail).toEqual({ file: "tickets.py", field: "token" });
   });
 });
 
