@@ -4,7 +4,7 @@
 // rate-limits ends the run as failed with one sentence. A run the person stops ends as cancelled: what the model
 // had written is kept, and each call of the turn answers that it was stopped (dispatch.ts), so the turn ends as
 // any other does and the run can be continued later.
-import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { LanguageModelV4, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { prepare, recordCall, runTurn, type ModelCall } from "./dispatch";
 import { isRetryable, modelFailure, modelKey, ModelProblem, openModel } from "./models";
 import { attachPlan, providerTools, toPrompt } from "./prompt";
@@ -26,7 +26,7 @@ export async function endCancelled(run: Run): Promise<void> {
   await run.setStatus("cancelled", null);
 }
 
-async function readStream(run: Run, stream: ReadableStream<LanguageModelV3StreamPart>, got: { text: string }): Promise<Omit<Reply, "modelMs">> {
+async function readStream(run: Run, stream: ReadableStream<LanguageModelV4StreamPart>, got: { text: string }): Promise<Omit<Reply, "modelMs">> {
   const calls: ModelCall[] = [];
   const usage = { input: 0, output: 0 };
   const reader = stream.getReader();
@@ -53,7 +53,7 @@ async function readStream(run: Run, stream: ReadableStream<LanguageModelV3Stream
 }
 
 /** One model request, retried after a rate limit or an unreachable provider as the runtime's settings say. */
-async function ask(run: Run, model: LanguageModelV3): Promise<Reply> {
+async function ask(run: Run, model: LanguageModelV4): Promise<Reply> {
   attachPlan(run);
   const prompt = toPrompt(run);
   const tools = providerTools(run.catalog.tools);

@@ -1,12 +1,12 @@
 // The agent's model through the AI SDK's providers (OpenAI, Anthropic, any OpenAI-compatible server by base URL),
-// called at the provider level (LanguageModelV3.doStream) so the loop sees each tool call's name and arguments
+// called at the provider level (LanguageModelV4.doStream) so the loop sees each tool call's name and arguments
 // exactly as the model wrote them: repair and parse are the runtime's job (R-loop-name-repair, R-loop-malformed-args). The API key is a secret
 // picked by name and resolved only here; a provider that cannot be reached, refuses the key or rate-limits the run
 // is told in one sentence. Edit when a provider is added.
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { APICallError } from "ai";
 import type { AgentDeclaration } from "@/server/agents/declaration";
 import { SECRET_REFERENCE } from "@/server/secrets/names";
@@ -40,16 +40,16 @@ export async function modelKey(spec: ModelSpec, secrets: Pick<SegmentSecrets, "v
 }
 
 /** The provider's language model; the key is given here and nowhere else (never read from the environment). */
-export function openModel(spec: ModelSpec, apiKey: string | null): LanguageModelV3 {
+export function openModel(spec: ModelSpec, apiKey: string | null): LanguageModelV4 {
   const baseURL = spec.base_url?.replace(/\/+$/, "");
   switch (spec.provider) {
     case "openai":
-      return createOpenAI({ apiKey: apiKey ?? "", baseURL })(spec.model) as LanguageModelV3;
+      return createOpenAI({ apiKey: apiKey ?? "", baseURL })(spec.model) as LanguageModelV4;
     case "anthropic":
-      return createAnthropic({ apiKey: apiKey ?? "", baseURL })(spec.model) as LanguageModelV3;
+      return createAnthropic({ apiKey: apiKey ?? "", baseURL })(spec.model) as LanguageModelV4;
     case "openai-compatible":
       if (!baseURL) throw new ModelProblem("An OpenAI-compatible model needs the server's address (base_url), e.g. http://127.0.0.1:11434/v1.");
-      return createOpenAICompatible({ name: "quiver", baseURL, apiKey: apiKey ?? undefined, includeUsage: true })(spec.model) as LanguageModelV3;
+      return createOpenAICompatible({ name: "quiver", baseURL, apiKey: apiKey ?? undefined, includeUsage: true })(spec.model) as LanguageModelV4;
   }
 }
 

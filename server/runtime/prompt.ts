@@ -1,9 +1,9 @@
-// The conversation as the provider reads it (the AI SDK's LanguageModelV3Prompt): the instructions, with the
+// The conversation as the provider reads it (the AI SDK's LanguageModelV4Prompt): the instructions, with the
 // planning line while write_todos is installed (R-loop-plan); the messages; each call with arguments a provider accepts
 // (an object, and a name that fits the pattern, even when the model's were damaged); each result, as an error
 // when it was not ok, and with its images as image content. The current plan rides on the newest message of each
 // request and stays where it was first sent, so the start of the conversation never changes.
-import type { LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
+import type { LanguageModelV4Message, LanguageModelV4Prompt, LanguageModelV4ToolResultOutput } from "@ai-sdk/provider";
 import type { ModelTool } from "@/server/agents/model-view";
 import type { Entry, ResultRecord, Run } from "./run";
 import { showTodos } from "@/server/system/planning";
@@ -18,19 +18,19 @@ export function attachPlan(run: Run): void {
   newest.plan = `Current plan (write_todos):\n${showTodos(run.todos)}`;
 }
 
-function output(result: ResultRecord, plan: string | undefined, inline: boolean): LanguageModelV3ToolResultOutput {
+function output(result: ResultRecord, plan: string | undefined, inline: boolean): LanguageModelV4ToolResultOutput {
   const text = plan ? `${result.text}\n\n${plan}` : result.text;
   if (result.images.length > 0 && inline) {
     return {
       type: "content",
-      value: [...(text ? [{ type: "text" as const, text }] : []), ...result.images.map((image) => ({ type: "image-data" as const, data: image.data, mediaType: image.mimeType }))],
+      value: [...(text ? [{ type: "text" as const, text }] : []), ...result.images.map((image) => ({ type: "file" as const, data: { type: "data" as const, data: image.data }, mediaType: image.mimeType }))],
     };
   }
   const shown = result.images.length > 0 ? `${text}${text ? "\n" : ""}[${result.images.length} image${result.images.length === 1 ? "" : "s"}, attached below]` : text;
   return result.outcome === "ok" ? { type: "text", value: shown } : { type: "error-text", value: shown };
 }
 
-function messages(entry: Entry, provider: string): LanguageModelV3Message[] {
+function messages(entry: Entry, provider: string): LanguageModelV4Message[] {
   if (entry.kind === "user") {
     return [{ role: "user", content: [{ type: "text", text: entry.text }, ...(entry.plan ? [{ type: "text" as const, text: entry.plan }] : [])] }];
   }
@@ -48,7 +48,7 @@ function messages(entry: Entry, provider: string): LanguageModelV3Message[] {
   // Chat-completions servers take only text in a tool message, so their pictures follow in a user message.
   const inline = provider !== "openai-compatible";
   const last = entry.results.length - 1;
-  const out: LanguageModelV3Message[] = [
+  const out: LanguageModelV4Message[] = [
     {
       role: "tool",
       content: entry.results.map((r, i) => ({ type: "tool-result" as const, toolCallId: r.callId, toolName: r.name, output: output(r, i === last ? entry.plan : undefined, inline) })),
@@ -60,7 +60,7 @@ function messages(entry: Entry, provider: string): LanguageModelV3Message[] {
       role: "user",
       content: pictures.flatMap((r) => [
         { type: "text" as const, text: `The image${r.images.length === 1 ? "" : "s"} ${r.name} returned (call ${r.callId}):` },
-        ...r.images.map((image) => ({ type: "file" as const, mediaType: image.mimeType, data: image.data })),
+        ...r.images.map((image) => ({ type: "file" as const, mediaType: image.mimeType, data: { type: "data" as const, data: image.data } })),
       ]),
     });
   }
@@ -71,7 +71,7 @@ export function systemText(run: Run): string {
   return [run.declaration.instructions.trim(), run.planning ? PLANNING_LINE : ""].filter(Boolean).join("\n\n");
 }
 
-export function toPrompt(run: Run): LanguageModelV3Prompt {
+export function toPrompt(run: Run): LanguageModelV4Prompt {
   const system = systemText(run);
   const provider = run.declaration.model.provider;
   return [...(system ? [{ role: "system" as const, content: system }] : []), ...run.transcript.flatMap((entry) => messages(entry, provider))];
