@@ -33,4 +33,19 @@ describe("parseEnv", () => {
   it("refuses a port that is not a port", () => {
     expect(() => parseEnv({ PORT: "70000" })).toThrow(/PORT/);
   });
+
+  it("trusts no proxy's X-Forwarded-For unless QUIVER_TRUSTED_PROXIES names it (R-req-trusted-proxy)", () => {
+    expect(parseEnv({}).trustedProxies).toEqual([]);
+    expect(parseEnv({ QUIVER_TRUSTED_PROXIES: " 10.0.0.2, 172.16.0.0/12,fd00::/8 " }).trustedProxies).toEqual([
+      "10.0.0.2",
+      "172.16.0.0/12",
+      "fd00::/8",
+    ]);
+  });
+
+  it("refuses a trusted proxy that is not an address or a range, saying which setting is wrong", () => {
+    for (const value of ["proxy.internal", "10.0.0.0/33", "10.0.0.1/8/1", "::1/129"]) {
+      expect(() => parseEnv({ QUIVER_TRUSTED_PROXIES: value })).toThrow(/QUIVER_TRUSTED_PROXIES must list IP addresses/);
+    }
+  });
 });

@@ -1,7 +1,17 @@
 // The one reader of process.env: every setting the studio takes, validated once.
 // Edit when Quiver gains a setting; add it to README's table too.
+import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
+
+/** An IPv4 or IPv6 address, or a range of them written address/prefix. */
+function isAddressOrRange(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = net.isIP(address);
+  if (!family || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -18,6 +28,14 @@ const schema = z.object({
   QUIVER_SECRET_KEY: z.string().min(1).optional(),
   // Where people reach the studio, e.g. https://quiver.example.com: makes session cookies Secure on https.
   QUIVER_BASE_URL: z.string().url("QUIVER_BASE_URL must be a URL such as https://quiver.example.com").optional(),
+  // The reverse proxies whose X-Forwarded-For is believed: addresses or ranges, separated by commas.
+  QUIVER_TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform((value) => value.split(",").map((entry) => entry.trim()).filter(Boolean))
+    .refine((entries) => entries.every(isAddressOrRange), {
+      message: "QUIVER_TRUSTED_PROXIES must list IP addresses or ranges (such as 10.0.0.0/8), separated by commas",
+    }),
   QUIVER_ADMIN_EMAIL: z.string().email("QUIVER_ADMIN_EMAIL must be an email address").optional(),
   QUIVER_ADMIN_PASSWORD: z.string().min(12, "QUIVER_ADMIN_PASSWORD must be at least 12 characters").optional(),
 });
@@ -35,6 +53,8 @@ export type Env = {
   secretKey: string | undefined;
   /** The studio's public address, when it is known; sessions then use Secure cookies on https. */
   baseUrl: string | undefined;
+  /** Proxies (addresses or address/prefix ranges) whose X-Forwarded-For names the client; empty trusts none. */
+  trustedProxies: string[];
   /** The owner account to create at start-up when there is none (deployments and tests). */
   admin: { email: string; password: string } | undefined;
 };
@@ -58,6 +78,7 @@ export function parseEnv(source: Record<string, string | undefined>, cwd = proce
     python: v.QUIVER_PYTHON,
     secretKey: v.QUIVER_SECRET_KEY,
     baseUrl: v.QUIVER_BASE_URL?.replace(/\/+$/, ""),
+    trustedProxies: v.QUIVER_TRUSTED_PROXIES,
     admin:
       v.QUIVER_ADMIN_EMAIL && v.QUIVER_ADMIN_PASSWORD
         ? { email: v.QUIVER_ADMIN_EMAIL.toLowerCase(), password: v.QUIVER_ADMIN_PASSWORD }

@@ -1,17 +1,18 @@
-// The tRPC endpoint. No logic here: the routers in server/trpc hold it.
+// The tRPC endpoint. No logic here: the routers in server/trpc hold it, and server/http/guard refuses what another
+// site's page sent before any procedure sees it (R-req-origin).
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { guarded } from "@/server/http/guard";
 import { createContext } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/router";
 
-const handler = (req: Request) =>
+const handler = guarded("trpc", (req: Request) =>
   fetchRequestHandler({
     endpoint: "/api/trpc",
     req,
     router: appRouter,
     createContext: () => createContext({ headers: req.headers }),
-    onError({ error, path }) {
-      if (error.code === "INTERNAL_SERVER_ERROR") console.error(`[quiver] tRPC ${path ?? "?"}: ${error.message}`);
-    },
-  });
+    // No onError: the error formatter (server/trpc/init.ts) logs an unexpected error once, masked, under its id.
+  }),
+);
 
 export { handler as GET, handler as POST };
