@@ -28,7 +28,7 @@ export function SignInForm({ next }: { next: string | null }) {
     if (failed) {
       setError(
         failed.status === 429
-          ? "Too many attempts: wait a minute, then try again."
+          ? (failed.message ?? "Too many failed sign-ins: wait a while, then try again.")
           : failed.status === 403
             ? (failed.message ?? "This account is disabled; ask an admin to enable it.")
             : "That email and password do not match an account. Check them, or ask an admin to reset your password.",

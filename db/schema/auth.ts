@@ -76,3 +76,16 @@ export const rateLimit = pgTable("rate_limit", {
   count: integer("count").notNull(),
   lastRequest: bigint("last_request", { mode: "number" }).notNull(),
 });
+
+/**
+ * Quiver's own sign-in limits (server/auth/sign-in-limit.ts): one row per (address, account) counting wrong
+ * passwords in a window, and one per account whose failures set when it may next be tried.
+ */
+export const signInLimit = pgTable("sign_in_limit", {
+  key: text("key").primaryKey(),
+  failures: integer("failures").notNull(),
+  /** Milliseconds since the epoch: an (address, account)'s window start, or an account's last failure. */
+  since: bigint("since", { mode: "number" }).notNull(),
+  /** Milliseconds since the epoch before which the account is not tried again; 0 for an (address, account) row. */
+  notBefore: bigint("not_before", { mode: "number" }).notNull(),
+});

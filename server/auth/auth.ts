@@ -1,5 +1,6 @@
 // Accounts and sessions through better-auth: email and password, sessions in the database, httpOnly
-// SameSite cookies, sign-in rate limited. Built once the database is open (it needs the drizzle handle).
+// SameSite cookies, sign-in limited per address and account (sign-in-limit.ts). Built once the database
+// is open (it needs the drizzle handle).
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware } from "better-auth/api";
@@ -9,7 +10,9 @@ import { account, rateLimit, session, user, verification } from "@/db/schema";
 import { recordAudit } from "@/server/audit/record";
 import { getDb } from "@/server/db";
 import { env } from "@/server/env";
+import { CLIENT_HEADER } from "@/server/http/address";
 import { deriveKey, studioKey } from "@/server/secrets/key";
+import { settleSignInTry, takeSignInTry } from "./sign-in-limit";
 
 function build(db: Db) {
   return betterAuth({
@@ -34,8 +37,9 @@ function build(db: Db) {
       storage: "database",
       window: 60,
       max: 120,
-      // Guessing passwords gets five tries a minute per address.
-      customRules: { "/sign-in/email": { window: 60, max: 5 } },
+      // Sign-in has limits of its own, per address and account (R-req-signin-limit): a limit per address alone
+      // would let one attacker lock out everyone behind it, and would count successes.
+      customRules: { "/sign-in/email": false },
     },
     // Same-origin only: a request's Origin must be the host it was sent to.
     trustedOrigins: (request) => {
@@ -43,6 +47,8 @@ function build(db: Db) {
       return host ? [`http://${host}`, `https://${host}`] : [];
     },
     advanced: {
+      // The route resolves the address from the socket and trusted proxies only (R-req-trusted-proxy).
+      ipAddress: { ipAddressHeaders: [CLIENT_HEADER] },
       cookiePrefix: "quiver",
       useSecureCookies: env().baseUrl?.startsWith("https://") ?? false,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
@@ -62,14 +68,35 @@ function build(db: Db) {
       },
     },
     hooks: {
-      after: createAuthMiddleware(async (ctx) => {
-        if (ctx.path === "/sign-in/email" && ctx.context.returned instanceof APIError) {
-          const email = typeof ctx.body?.email === "string" ? ctx.body.email.toLowerCase() : null;
-          await recordAudit(db, { actor: "anonymous", action: "user.sign_in_failed", target: email });
+      before: createAuthMiddleware(async (ctx) => {
+        const attempt = signInAttempt(ctx);
+        if (!attempt) return;
+        const refused = await takeSignInTry(db, attempt.address, attempt.email);
+        if (refused) {
+          throw new APIError("TOO_MANY_REQUESTS", { message: refused.message, code: "SIGN_IN_LIMITED" }, { "Retry-After": String(refused.retryAfterSeconds) });
         }
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        const attempt = signInAttempt(ctx);
+        if (!attempt) return;
+        const returned = ctx.context.returned;
+        const failed = returned instanceof APIError;
+        // A disabled account is refused only once its password has been found right.
+        const outcome = !failed || returned.statusCode === 403 ? "right-password" : returned.statusCode === 401 ? "wrong-password" : "other";
+        await settleSignInTry(db, attempt.address, attempt.email, outcome);
+        if (failed) await recordAudit(db, { actor: "anonymous", action: "user.sign_in_failed", target: attempt.email });
       }),
     },
   });
+}
+
+/** A sign-in by password, by whom and from where; null for every other request. */
+function signInAttempt(ctx: { path?: string; body?: unknown; headers?: Headers }): { email: string; address: string } | null {
+  if (ctx.path !== "/sign-in/email") return null;
+  const email = (ctx.body as { email?: unknown } | undefined)?.email;
+  if (typeof email !== "string") return null;
+  // Unknown when the studio is served without scripts/serve.mjs: every such attempt then shares one address.
+  return { email: email.trim().toLowerCase(), address: ctx.headers?.get(CLIENT_HEADER) ?? "unknown" };
 }
 
 export type Auth = ReturnType<typeof build>;
