@@ -51,7 +51,7 @@ async function bodySent(provider: "openai" | "anthropic"): Promise<Record<string
     });
   });
   const model = openModel({ provider, model: "a-model" }, "sk-test");
-  await model.doStream({ prompt: promptFor(provider) }).catch(() => undefined);
+  await Promise.resolve(model.doStream({ prompt: promptFor(provider) })).catch(() => undefined);
   expect(bodies).toHaveLength(1);
   return JSON.parse(bodies[0]!) as Record<string, unknown>;
 }
