@@ -1,9 +1,10 @@
 // read_file and list_directory. read_file answers numbered lines (`     7\ttext`, as `cat -n` prints them) so the
 // model can ask for a window by line and quote the text edit_file needs; the numbers are not part of the file.
 import type { Dirent } from "node:fs";
-import fs from "node:fs/promises";
+import fs, { type FileHandle } from "node:fs/promises";
 import { count, Failure, handler, integer, limit, Refusal, text } from "../handler";
-import { confine, NO_FOLLOW, rootFolder } from "./confine";
+import { at, entriesOf, holding, NO_FOLLOW } from "./beneath";
+import { confine, type Confined, missingAs, openUnder, withRoot } from "./confine";
 
 export const DEFAULT_MAX_READ_BYTES = 1_000_000;
 export const DEFAULT_MAX_DIRECTORY_ENTRIES = 1_000;
@@ -18,14 +19,21 @@ export function decodeText(bytes: Buffer): string | null {
   }
 }
 
-/** A regular text file's content, opened without following a link; refused when binary or over `maxBytes`. */
-export async function readText(abs: string, rel: string, maxBytes: number): Promise<{ content: string; mode: number }> {
+/** The folder that holds `target`'s last part, open; a missing folder on the way answers `missing`. Caller closes. */
+export function openParent(root: FileHandle, target: Confined, missing: string, create = false): Promise<FileHandle> {
+  return missingAs(openUnder(root, target, target.parts.length - 1, create), () => new Failure(missing));
+}
+
+export const noFile = (rel: string) => `There is no file ${rel}; find it with list_directory or glob.`;
+
+/** The regular text file `name` in `dir`, opened without following a link; refused when binary or over `maxBytes`. */
+export async function readText(dir: FileHandle, name: string, rel: string, maxBytes: number): Promise<{ content: string; mode: number }> {
   let file;
   try {
-    file = await fs.open(abs, fs.constants.O_RDONLY | NO_FOLLOW);
+    file = await fs.open(at(dir, name), fs.constants.O_RDONLY | NO_FOLLOW);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new Failure(`There is no file ${rel}; find it with list_directory or glob.`);
+    if (code === "ENOENT" || code === "ENOTDIR") throw new Failure(noFile(rel));
     if (code === "ELOOP") throw new Refusal(`${rel} is a symbolic link, which is not followed; give the path of the real file.`);
     throw error;
   }
@@ -53,10 +61,11 @@ export function linesOf(content: string): string[] {
 }
 
 export const readFile = handler(async (args, ctx) => {
-  const root = await rootFolder(ctx.settings, ctx.dataDir);
-  const { abs, rel } = await confine(text(args, "path"), root);
+  const target = confine(text(args, "path"));
+  const { rel } = target;
   if (rel === ".") throw new Refusal("The root is a folder; list it with list_directory.");
-  const { content } = await readText(abs, rel, limit(ctx.settings, "max_read_bytes", DEFAULT_MAX_READ_BYTES));
+  const max = limit(ctx.settings, "max_read_bytes", DEFAULT_MAX_READ_BYTES);
+  const { content } = await withRoot(ctx, (root) => holding(openParent(root, target, noFile(rel)), (dir) => readText(dir, target.parts.at(-1)!, rel, max)));
   const lines = linesOf(content);
   if (lines.length === 0) return `${rel} is empty.`;
   const start = integer(args, "start_line", 1);
@@ -78,17 +87,11 @@ function entryLine(entry: Dirent): string {
 }
 
 export const listDirectory = handler(async (args, ctx) => {
-  const root = await rootFolder(ctx.settings, ctx.dataDir);
-  const { abs, rel } = await confine(text(args, "path", "."), root);
-  let entries: Dirent[];
-  try {
-    entries = await fs.readdir(abs, { withFileTypes: true });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw new Failure(`There is no folder ${rel}; list its parent to see what is there.`);
-    if (code === "ENOTDIR") throw new Refusal(`${rel} is a file, not a folder; read it with read_file.`);
-    throw error;
-  }
+  const target = confine(text(args, "path", "."));
+  const { rel } = target;
+  const missing = (code: string) =>
+    code === "ENOTDIR" ? new Refusal(`${rel} is a file, not a folder; read it with read_file.`) : new Failure(`There is no folder ${rel}; list its parent to see what is there.`);
+  const entries = await withRoot(ctx, (root) => holding(missingAs(openUnder(root, target), missing), entriesOf));
   if (entries.length === 0) return `${rel} is empty.`;
   const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   const sorted = [...entries.filter((e) => e.isDirectory()).sort(byName), ...entries.filter((e) => !e.isDirectory()).sort(byName)];
