@@ -11,8 +11,8 @@ const TAG_BYTES = 16;
 export class SecretDecryptError extends Error {}
 
 /** The key every secret is encrypted under: the studio key, narrowed to this one purpose. */
-export function secretsKey(): Buffer {
-  return deriveKey(studioKey().key, "secrets");
+export function secretsKey(studio: Buffer = studioKey().key): Buffer {
+  return deriveKey(studio, "secrets");
 }
 
 function additionalData(name: string): Buffer {
@@ -28,7 +28,10 @@ export function encryptSecret(name: string, value: string, key: Buffer = secrets
   return [VERSION, iv.toString("base64"), cipher.getAuthTag().toString("base64"), body.toString("base64")].join(":");
 }
 
-/** The value in clear. Only server/secrets/resolve.ts calls this, at call time; nothing returns it to an API. */
+/**
+ * The value in clear. Only server/secrets/resolve.ts calls this, at call time, and log-mask.ts, to mask a server log
+ * line; nothing returns it to an API.
+ */
 export function decryptSecret(name: string, ciphertext: string, key: Buffer = secretsKey()): string {
   const parts = ciphertext.split(":");
   const unreadable = () =>

@@ -100,3 +100,8 @@ export function studioKey(): LoadedKey {
   }
   return holder.__quiverKey;
 }
+
+/** The studio's key when this process has loaded it, else null; never reads or makes a key file. */
+export function loadedStudioKey(): Buffer | null {
+  return holder.__quiverKey?.key ?? null;
+}

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { createOwner, userCount } from "@/server/auth/users";
 import { getDb } from "@/server/db";
 import { publicProcedure, router } from "../init";
+import { text } from "../text";
 
 export const accountRouter = router({
   /** Who is signed in (or nobody), and whether the studio still needs its owner. */
@@ -13,7 +14,7 @@ export const accountRouter = router({
 
   /** The first visitor makes the owner account; refused once any account exists. */
   createOwner: publicProcedure
-    .input(z.object({ name: z.string().trim().min(1).max(100), email: z.string().trim().email(), password: z.string().min(12).max(256) }))
+    .input(z.object({ name: text().trim().min(1).max(100), email: text().trim().email(), password: text().min(12).max(256) }))
     .mutation(async ({ input }) => {
       const owner = await createOwner(await getDb(), input);
       return { id: owner.id, email: owner.email };

@@ -14,10 +14,11 @@ import { exportAgent, importAgent } from "@/server/agents/transfer";
 import { DomainError } from "@/server/errors";
 import { workspaceDir } from "@/server/system/filesystem/workspace";
 import { builderProcedure, router } from "../init";
+import { text, json, jsonText } from "../text";
 
 const place = (): Place => ({ tree: env().toolsDir, workspace: workspaceDir() });
-const id = z.object({ id: z.string().uuid() });
-const declaration = z.unknown().refine((value) => value !== undefined, "Send the agent's declaration.");
+const id = z.object({ id: text().uuid() });
+const declaration = json(z.unknown().refine((value) => value !== undefined, "Send the agent's declaration."));
 
 export const agentsRouter = router({
   list: builderProcedure.query(async () => listAgents(await getDb())),
@@ -31,7 +32,7 @@ export const agentsRouter = router({
     .mutation(async ({ input, ctx }) => createAgent(await getDb(), ctx.user.id, input.declaration, place())),
 
   save: builderProcedure
-    .input(z.object({ id: z.string().uuid(), baseVersion: z.number().int().min(1), declaration }))
+    .input(z.object({ id: text().uuid(), baseVersion: z.number().int().min(1), declaration }))
     .mutation(async ({ input, ctx }) => saveAgent(await getDb(), ctx.user.id, input, place())),
 
   duplicate: builderProcedure.input(id).mutation(async ({ input, ctx }) => duplicateAgent(await getDb(), ctx.user.id, input.id, place())),
@@ -41,7 +42,7 @@ export const agentsRouter = router({
   export: builderProcedure.input(id).query(async ({ input }) => exportAgent(await getDb(), input.id, place())),
 
   import: builderProcedure
-    .input(z.object({ json: z.string().max(1_000_000) }))
+    .input(z.object({ json: jsonText().max(1_000_000) }))
     .mutation(async ({ input, ctx }) => importAgent(await getDb(), ctx.user.id, input.json, place())),
 
   /** Everything the palette and the cards need: sources, the capability vocabulary, the call hook, the defaults. */
@@ -51,20 +52,20 @@ export const agentsRouter = router({
     return { sources, treeError, capabilities: CAPABILITIES, hook, policyDefaults: POLICY_DEFAULTS };
   }),
 
-  search: builderProcedure.input(z.object({ query: z.string().max(200) })).query(async ({ input }) => {
+  search: builderProcedure.input(z.object({ query: text().max(200) })).query(async ({ input }) => {
     const { sources } = await listSources(env().toolsDir);
     return searchSources(sources, input.query);
   }),
 
   /** What the model sees for these entries (unsaved ones too): settings are not even an input. */
-  modelView: builderProcedure.input(z.object({ entries: z.array(z.string().max(4_000)).max(100) })).query(async ({ input }) => {
+  modelView: builderProcedure.input(z.object({ entries: z.array(text().max(4_000)).max(100) })).query(async ({ input }) => {
     const { sources } = await listSources(env().toolsDir);
     return modelView(input.entries, sources);
   }),
 
   /** Every problem a save would name, without saving; `id` is the agent being edited (its own name is no clash). */
   validate: builderProcedure
-    .input(z.object({ declaration, id: z.string().uuid().optional() }))
+    .input(z.object({ declaration, id: text().uuid().optional() }))
     .query(async ({ input }) => {
       try {
         const { declaration: canonical } = await checked(await getDb(), input.declaration, place(), { except: input.id });

@@ -5,14 +5,15 @@ import { z } from "zod";
 import { runStatuses } from "@/db/schema";
 import { studioRuntime } from "@/server/runtime";
 import { builderProcedure, router } from "../init";
+import { text } from "../text";
 
-const runId = z.string().uuid();
-const callId = z.string().min(1).max(200);
-const message = z.string().trim().min(1, "Write a message for the agent.").max(100_000);
+const runId = text().uuid();
+const callId = text().min(1).max(200);
+const message = text().trim().min(1, "Write a message for the agent.").max(100_000);
 
 export const runsRouter = router({
   start: builderProcedure
-    .input(z.object({ agentId: z.string().uuid(), message }))
+    .input(z.object({ agentId: text().uuid(), message }))
     .mutation(async ({ input, ctx }) => (await studioRuntime()).start({ agentId: input.agentId, message: input.message, user: ctx.user })),
 
   send: builderProcedure
@@ -26,11 +27,11 @@ export const runsRouter = router({
     .mutation(async ({ input, ctx }) => (await studioRuntime()).decide(input.runId, input.callId, input.decision, ctx.user)),
 
   answer: builderProcedure
-    .input(z.object({ runId, callId, answer: z.string().max(10_000).nullable() }))
+    .input(z.object({ runId, callId, answer: text().max(10_000).nullable() }))
     .mutation(async ({ input, ctx }) => (await studioRuntime()).answer(input.runId, input.callId, input.answer, ctx.user)),
 
   events: builderProcedure
-    .input(z.object({ runId, lastEventId: z.string().max(40).nullish() }))
+    .input(z.object({ runId, lastEventId: text().max(40).nullish() }))
     .subscription(async function* ({ input, signal }) {
       const events = await (await studioRuntime()).subscribe(input.runId, input.lastEventId, signal);
       for await (const event of events) yield tracked(event.id, event);
@@ -43,7 +44,7 @@ export const runsRouter = router({
   }),
 
   list: builderProcedure
-    .input(z.object({ agentId: z.string().uuid().optional(), status: z.enum(runStatuses).optional() }).optional())
+    .input(z.object({ agentId: text().uuid().optional(), status: z.enum(runStatuses).optional() }).optional())
     .query(async ({ input }) => (await studioRuntime()).list(input ?? {})),
 
   get: builderProcedure.input(z.object({ runId })).query(async ({ input }) => (await studioRuntime()).get(input.runId)),

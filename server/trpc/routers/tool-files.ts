@@ -7,10 +7,11 @@ import { dropDraft, dropSavedDraft, getDraft, moveDrafts, putDraft } from "@/ser
 import { moveExamples } from "@/server/tree/examples";
 import { createFile, deleteFile, renameFile, saveFile, starterSource } from "@/server/tree/files";
 import { developerProcedure, router } from "../init";
+import { text } from "../text";
 
-const filePath = z.string().min(1).max(200);
-const source = z.string().max(1_000_000);
-const hash = z.string().regex(/^[0-9a-f]{64}$/);
+const filePath = text().min(1).max(200);
+const source = text().max(1_000_000);
+const hash = text().regex(/^[0-9a-f]{64}$/);
 
 export const toolFilesRouter = router({
   save: developerProcedure

@@ -5,13 +5,14 @@ import { env } from "@/server/env";
 import { COMMIT, WORKING, compareVersions, listVersions } from "@/server/tree/history";
 import { publish } from "@/server/tree/publish";
 import { builderProcedure, developerProcedure, router } from "../init";
+import { text } from "../text";
 
-const filePath = z.string().min(1).max(200);
-const version = z.union([z.literal(WORKING), z.string().regex(COMMIT, "A version is a commit hash or “working”.")]);
+const filePath = text().min(1).max(200);
+const version = z.union([z.literal(WORKING), text().regex(COMMIT, "A version is a commit hash or “working”.")]);
 
 export const toolHistoryRouter = router({
   publish: developerProcedure
-    .input(z.object({ message: z.string().trim().min(1, "Say in a few words what changed.").max(5_000) }))
+    .input(z.object({ message: text().trim().min(1, "Say in a few words what changed.").max(5_000) }))
     .mutation(({ input, ctx }) =>
       publish({
         tree: env().toolsDir,

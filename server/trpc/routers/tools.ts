@@ -7,11 +7,12 @@ import { hostFor } from "@/server/host";
 import { getDraft } from "@/server/tree/drafts";
 import { readFile, treePath } from "@/server/tree/files";
 import { builderProcedure, developerProcedure, router } from "../init";
+import { text } from "../text";
 import { toolFilesRouter } from "./tool-files";
 import { toolHistoryRouter } from "./tool-history";
 import { toolTryRouter } from "./tool-try";
 
-const filePath = z.string().min(1).max(200);
+const filePath = text().min(1).max(200);
 
 export const toolsRouter = router({
   files: builderProcedure.query(() => treeOverview(env().toolsDir)),
@@ -24,7 +25,7 @@ export const toolsRouter = router({
 
   /** What the model would be offered from an unsaved buffer; the tree on disk is untouched. */
   preview: developerProcedure
-    .input(z.object({ path: filePath, source: z.string().max(1_000_000) }))
+    .input(z.object({ path: filePath, source: text().max(1_000_000) }))
     .mutation(({ input }) => {
       treePath(env().toolsDir, input.path);
       return hostFor(env().toolsDir).preview(input.path, input.source);
