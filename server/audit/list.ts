@@ -3,6 +3,7 @@
 import { and, desc, eq, gte, ilike, lte, or, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { audit, user } from "@/db/schema";
+import { fromStored } from "@/db/storable";
 
 export type AuditFilter = { actor?: string; action?: string; target?: string; from?: Date; to?: Date; limit: number };
 
@@ -15,7 +16,7 @@ export async function listAudit(db: Db, filter: AuditFilter) {
   if (filter.target) where.push(ilike(audit.target, like(filter.target)));
   if (filter.from) where.push(gte(audit.at, filter.from));
   if (filter.to) where.push(lte(audit.at, filter.to));
-  return db
+  const rows = await db
     .select({
       id: audit.id,
       at: audit.at,
@@ -30,4 +31,5 @@ export async function listAudit(db: Db, filter: AuditFilter) {
     .where(where.length ? and(...where) : undefined)
     .orderBy(desc(audit.at))
     .limit(filter.limit);
+  return rows.map((row) => ({ ...row, target: fromStored(row.target), detail: fromStored(row.detail) }));
 }

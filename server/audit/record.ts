@@ -3,6 +3,7 @@
 // Below the secrets (which write rows of their own), so it names the masking it needs rather than importing it.
 import type { Db } from "@/db/client";
 import { audit } from "@/db/schema";
+import { toStored } from "@/db/storable";
 
 /** What masks a row: the secrets' Masker (makeMasker) is one. */
 export type AuditMask = ((text: string) => string) & { deep<T>(value: T): T };
@@ -22,12 +23,13 @@ export type AuditOptions = {
 function rowOf(entry: AuditEntry, mask: AuditMask | undefined) {
   const target = entry.target ?? null;
   const detail = entry.detail ?? {};
-  return {
+  // A tool's failure text may hold a NUL, which PostgreSQL cannot keep: stored escaped, read back whole (R-args-nul).
+  return toStored({
     actor: entry.actor,
     action: entry.action,
     target: mask && target !== null ? mask(target) : target,
     detail: mask ? mask.deep(detail) : detail,
-  };
+  });
 }
 
 export async function recordAudit(db: Db, entry: AuditEntry, options: AuditOptions = {}): Promise<void> {

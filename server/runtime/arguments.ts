@@ -1,10 +1,13 @@
 // A call's arguments as the model wrote them: parsed, and checked against the operation's input schema (Ajv)
 // before anything runs (R-loop-malformed-args, R-loop-validate). Garbled or cut-off JSON, a value that is not an object, and arguments that
-// do not fit the schema each answer one line the model can act on; the tool never runs on a partial call.
+// do not fit the schema each answer one line the model can act on; the tool never runs on a partial call. Nor on text
+// PostgreSQL cannot hold (a NUL, half a surrogate pair): the model is told where, and may send it again (R-args-nul).
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
+import { jsonTextFault } from "@/db/storable";
 import type { JsonSchema } from "@/server/operations/operation";
 
-export type Parsed = { ok: true; args: Record<string, unknown> } | { ok: false; message: string };
+/** A refusal keeps the arguments as sent when they were a JSON object (`sent`), so the trace can show them. */
+export type Parsed = { ok: true; args: Record<string, unknown> } | { ok: false; message: string; sent?: Record<string, unknown> };
 
 const ajv = new Ajv({ allErrors: false, strict: false, validateFormats: false, useDefaults: false });
 const compiled = new Map<string, ValidateFunction | null>();
@@ -109,6 +112,13 @@ export function parseArguments(input: unknown, name: string, schema: JsonSchema)
     return { ok: false, message: `The arguments of ${name} must be a JSON object of argument names to values, not ${Array.isArray(value) ? "an array" : JSON.stringify(value)}; nothing ran.` };
   }
   const args = value as Record<string, unknown>;
+  // A NUL or half a surrogate pair in a value or a key: no tool gets it, and the model is told where (R-args-nul).
+  const fault = jsonTextFault(args);
+  if (fault) {
+    const at = [...fault.path, ...(fault.key === null ? [] : [fault.key])].map(String).join(".");
+    const where = fault.key === null ? `\`${at}\` of ${name}` : `The argument name \`${at}\` of ${name}`;
+    return { ok: false, message: `${where} ${fault.what}, so it did not run; ${fault.fix} and send the call again.`, sent: args };
+  }
   const validate = validatorFor(schema);
   if (validate && !validate(args)) return { ok: false, message: schemaProblem(validate.errors![0]!, name, schema) };
   return { ok: true, args };

@@ -46,7 +46,7 @@ export function prepare(run: Run, call: ModelCall): PreparedCall {
   if (match.kind === "withheld") return { ...base, early: { outcome: "refused", text: withheldName(match.name, offered) } };
   const op = run.operation(match.name)!;
   const parsed = parseArguments(call.input, op.name, op.input_schema);
-  if (!parsed.ok) return { ...base, name: op.name, op, early: { outcome: "refused", text: parsed.message } };
+  if (!parsed.ok) return { ...base, name: op.name, op, args: parsed.sent ?? null, early: { outcome: "refused", text: parsed.message } };
   return { ...base, name: op.name, op, args: parsed.args, early: null };
 }
 

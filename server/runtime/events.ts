@@ -2,10 +2,12 @@
 // Appends from every run are written in batches (one INSERT per batch, in order), so a hundred busy runs share a
 // few queries rather than queue behind each other's. A subscriber resumes from an event id: first the stored
 // events after it, then live ones. A message's text deltas are streamed but not stored (the whole message is),
-// with ids "<last stored id>.<n>" so resuming from one replays what was stored after that id.
+// with ids "<last stored id>.<n>" so resuming from one replays what was stored after that id. What a model or a tool
+// wrote is stored escaped where PostgreSQL cannot hold it (a NUL) and read back whole (R-args-nul, db/storable.ts).
 import { and, asc, eq, gt, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { runEvents } from "@/db/schema";
+import { fromStored, toStored } from "@/db/storable";
 import { Inbox } from "@/server/calls/inbox";
 import type { RunEventType } from "./shapes";
 
@@ -74,7 +76,7 @@ export class EventLog {
       try {
         const rows = await this.db
           .insert(runEvents)
-          .values(batch.map((p) => ({ runId: p.runId, type: p.type, data: p.data, at: p.at })))
+          .values(batch.map((p) => ({ runId: p.runId, type: p.type, data: toStored(p.data), at: p.at })))
           .returning({ id: runEvents.id });
         // Serial ids are taken in VALUES order, whatever order RETURNING lists them in.
         const ids = rows.map((r) => r.id).sort((a, b) => a - b);
@@ -165,7 +167,7 @@ export class EventLog {
       .from(runEvents)
       .where(and(eq(runEvents.runId, runId), gt(runEvents.id, after), types ? inArray(runEvents.type, [...types]) : undefined))
       .orderBy(asc(runEvents.id));
-    return rows.map((r) => ({ id: String(r.id), runId: r.runId, type: r.type as RunEventType, data: r.data, at: r.at.toISOString() }));
+    return rows.map((r) => ({ id: String(r.id), runId: r.runId, type: r.type as RunEventType, data: fromStored(r.data), at: r.at.toISOString() }));
   }
 
   /** Stored events after `lastEventId`, then live ones, until the signal aborts. */

@@ -9,6 +9,7 @@ import { prepare, recordCall, runTurn, type ModelCall } from "./dispatch";
 import { isRetryable, modelFailure, modelKey, ModelProblem, openModel } from "./models";
 import { attachPlan, providerTools, toPrompt } from "./prompt";
 import type { ResultRecord, Run } from "./run";
+import { reportUnexpected } from "@/server/error-report";
 import { RunStopped } from "./stopped";
 
 type Reply = { text: string; calls: ModelCall[]; usage: { input: number; output: number }; modelMs: number };
@@ -146,12 +147,15 @@ export async function drive(run: Run): Promise<void> {
       await endCancelled(run).catch(() => undefined);
       return;
     }
+    // A model's problem is its own sentence; anything else is the studio's, told by an error id whose details only
+    // the server log has (R-error-id): a failed write's message is its SQL and parameters.
+    const unexpected = err instanceof ModelProblem ? null : reportUnexpected(err, `run ${run.id}`);
     const sentence =
-      err instanceof ModelProblem
-        ? err.message
+      unexpected === null
+        ? (err as ModelProblem).message
         : err === run.storageError
-          ? `The run could not be stored: ${(err as Error).message}`
-          : `The run stopped on an error in the studio: ${err instanceof Error ? err.message : String(err)}`;
+          ? `The run could not be stored; error id ${unexpected.id}; the server log has the details.`
+          : `The run stopped on an error in the studio; error id ${unexpected.id}; the server log has the details.`;
     await run.setStatus("failed", sentence).catch(() => undefined);
   } finally {
     if (!run.abandoned) await run.deps.log.flushed();
