@@ -12,40 +12,40 @@ export const modelSchema = z.strictObject({
   model: z.string({ error: "name the model, e.g. gpt-4o-mini" }).trim().min(1, "name the model, e.g. gpt-4o-mini").max(200),
   base_url: z.url({ protocol: /^https?$/, error: "write the server's address, e.g. http://127.0.0.1:11434/v1" }).optional(),
   /** `${NAME}` of the secret holding the key; never the key itself. */
-  api_key: z.string().max(80).optional(),
-});
+  api_key: z.string({ error: "write the key as a secret reference, e.g. ${OPENAI_KEY}" }).max(80).optional(),
+}, { error: "the model is an object with provider, model, and base_url where the provider needs one" });
 
 export const POLICY_DEFAULTS = { timeout_s: 25, output_cap: 20_000, dedupe: false, retry: 2, permission: "ALLOW" } as const;
 
 export const policySchema = z.strictObject({
   /** Seconds a call may take when its operation declares no bound of its own (R-call-timeout-default: 25). */
-  timeout_s: z.number().int().min(1).max(600, "a call is never bounded above 600 s").default(POLICY_DEFAULTS.timeout_s),
+  timeout_s: z.number({ error: "write whole seconds from 1 to 600" }).int().min(1).max(600, "a call is never bounded above 600 s").default(POLICY_DEFAULTS.timeout_s),
   /** Characters of a result the model reads before the cut (R-result-output-cap: 20,000). */
-  output_cap: z.number().int().min(1_000).max(1_000_000).default(POLICY_DEFAULTS.output_cap),
+  output_cap: z.number({ error: "write a whole number of characters from 1000 to 1000000" }).int().min(1_000).max(1_000_000).default(POLICY_DEFAULTS.output_cap),
   /** Identical repeated calls within one run return the first result. */
-  dedupe: z.boolean().default(POLICY_DEFAULTS.dedupe),
+  dedupe: z.boolean({ error: "write true or false" }).default(POLICY_DEFAULTS.dedupe),
   /** Retries of a safe or idempotent operation that failed transiently. */
-  retry: z.number().int().min(0).max(10).default(POLICY_DEFAULTS.retry),
+  retry: z.number({ error: "write a whole number of retries from 0 to 10" }).int().min(0).max(10).default(POLICY_DEFAULTS.retry),
   /** What an operation without its own permission does. */
   permission: permissionLevelSchema.default(POLICY_DEFAULTS.permission),
-});
+}, { error: "the policy is an object of timeout_s, output_cap, dedupe, retry and permission" });
 
 export const toolEntrySchema = z.strictObject({
   entry: z.string({ error: "name a source, e.g. system:filesystem" }).max(4_000),
   /** The builder's values for the source's settings model; secret fields hold `${NAME}`. */
-  settings: z.record(z.string(), z.unknown()).default({}),
+  settings: z.record(z.string(), z.unknown(), { error: "settings are an object of field names to values" }).default({}),
   /** By operation name; an operation not listed takes the agent's default. */
-  permissions: z.record(z.string(), permissionLevelSchema).default({}),
-});
+  permissions: z.record(z.string(), permissionLevelSchema, { error: "permissions are an object of operation names to ALLOW, ASK or DENY" }).default({}),
+}, { error: "each entry is an object with entry, settings and permissions" });
 
 export const declarationSchema = z.strictObject({
   name: z.string({ error: "give the agent a name" }).trim().min(1, "give the agent a name").max(80, "a name has at most 80 characters"),
-  description: z.string().max(2_000).default(""),
-  instructions: z.string().max(100_000).default(""),
+  description: z.string({ error: "write the description as text of at most 2000 characters" }).max(2_000).default(""),
+  instructions: z.string({ error: "write the instructions as text of at most 100000 characters" }).max(100_000).default(""),
   model: modelSchema,
   policy: policySchema.prefault({}),
-  tools: z.array(toolEntrySchema).max(100, "an agent has at most 100 entries").default([]),
-});
+  tools: z.array(toolEntrySchema, { error: "tools is a list of entries" }).max(100, "an agent has at most 100 entries").default([]),
+}, { error: "an agent's declaration is a JSON object with name, model and tools" });
 
 export type AgentDeclaration = z.output<typeof declarationSchema>;
 export type AgentDeclarationInput = z.input<typeof declarationSchema>;

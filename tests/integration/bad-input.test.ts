@@ -188,6 +188,19 @@ describe("text with a NUL or a lone surrogate", () => {
   });
 });
 
+describe("a declaration of the wrong kinds", () => {
+  it("names each field and what to write, never zod's own words", async () => {
+    const answer = await send("agents.create", "mutation", { declaration: 12345 });
+    expect(answer.status).toBe(400);
+    expect(answer.error!.message).toBe("This agent cannot be created until this is fixed: An agent's declaration is a JSON object with name, model and tools.");
+    const wrong = { ...declaration("kinds"), description: 5, instructions: [], model: "m", policy: { timeout_s: "soon", output_cap: 5, dedupe: "yes", retry: -1 }, tools: [5, { entry: "system:planning", settings: [], permissions: 3 }] };
+    const checked = JSON.parse((await send("agents.validate", "query", { declaration: wrong })).text) as { result: { data: { problems: { path: string; message: string }[] } } };
+    const { problems } = checked.result.data;
+    expect(problems.map((p) => p.path)).toEqual(["description", "instructions", "model", "policy.timeout_s", "policy.output_cap", "policy.dedupe", "policy.retry", "tools[0]", "tools[1].settings", "tools[1].permissions"]);
+    for (const problem of problems) expect(problem.message, problem.path).not.toMatch(/^(Invalid|Too (small|big)|Expected)\b/);
+  });
+});
+
 describe("every procedure, sent bad input", () => {
   it("answers each with a sentence naming the field, never a dump of issues, SQL, a stack or a driver's words", async () => {
     const { appRouter } = await import("@/server/trpc/router");
