@@ -42,17 +42,17 @@ describe("clientAddress (R-req-trusted-proxy)", () => {
     expect(countedAddress("2001:db8:1:2:bbbb::9")).toBe(countedAddress("2001:db8:1:2::1"));
   });
 
-  it("replaces a client's own x-quiver-client with the resolved address, or drops it when unknown", () => {
+  it("replaces a client's own x-quiver-client with the resolved address, or drops it when unknown", async () => {
     const sent = new Request("http://studio.test/x", { headers: { [CLIENT_HEADER]: "1.1.1.1", [PEER_HEADER]: "192.0.2.1" } });
     const globals = globalThis as Record<symbol, unknown>;
     const flag = Symbol.for("quiver.peer-stamped");
     globals[flag] = true;
     try {
-      expect(withClientAddress(sent, []).headers.get(CLIENT_HEADER)).toBe("192.0.2.1");
+      expect((await withClientAddress(sent, [])).headers.get(CLIENT_HEADER)).toBe("192.0.2.1");
     } finally {
       delete globals[flag];
     }
-    expect(withClientAddress(sent, []).headers.get(CLIENT_HEADER)).toBeNull();
+    expect((await withClientAddress(sent, [])).headers.get(CLIENT_HEADER)).toBeNull();
   });
 
   it("trusts the peer header under the spelling scripts/serve.mjs stamps it with", () => {

@@ -76,10 +76,12 @@ export function clientAddress(headers: Headers, trustedProxies: readonly string[
 }
 
 /** `request` with CLIENT_HEADER set to its resolved address (or removed when unknown), whatever the client sent. */
-export function withClientAddress(request: Request, trustedProxies: readonly string[]): Request {
+export async function withClientAddress(request: Request, trustedProxies: readonly string[]): Promise<Request> {
   const headers = new Headers(request.headers);
   const address = clientAddress(request.headers, trustedProxies);
   if (address) headers.set(CLIENT_HEADER, address);
   else headers.delete(CLIENT_HEADER);
-  return new Request(request, { headers });
+  // Made from its parts: Next hands routes a Request of its own class, which the Request constructor cannot copy.
+  const body = request.body ? await request.arrayBuffer() : undefined;
+  return new Request(request.url, { method: request.method, headers, body, signal: request.signal });
 }

@@ -31,6 +31,7 @@ export async function withinBodyLimit(request: Request, limit = BODY_LIMIT_BYTES
   if (size > limit) {
     return { request: null, refusal: `This request's body is ${megabytes(size)}, over the studio's limit of ${megabytes(limit)}: send less.` };
   }
+  // Made from its parts: Next hands routes a Request of its own class, which the Request constructor cannot copy.
   const body = Buffer.concat(chunks);
-  return { request: new Request(request, { body, headers: request.headers, signal: request.signal }), refusal: null };
+  return { request: new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal }), refusal: null };
 }

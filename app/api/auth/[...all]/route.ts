@@ -14,7 +14,7 @@ const handler = guarded("plain", async (request: Request) => {
   if (!allowed.has(new URL(request.url).pathname)) {
     return NextResponse.json({ message: "Not found" }, { status: 404 });
   }
-  return (await getAuth()).handler(withClientAddress(request, env().trustedProxies));
+  return (await getAuth()).handler(await withClientAddress(request, env().trustedProxies));
 });
 
 export { handler as GET, handler as POST };
