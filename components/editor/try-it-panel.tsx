@@ -58,7 +58,7 @@ export function TryItPanel({ path, entry, unsaved }: { path: string; entry: Cata
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [run, setRun] = useState<Run | null>(null);
   const [exampleTitle, setExampleTitle] = useState("");
-  const subscription = useRef<{ unsubscribe: () => void } | null>(null);
+  const current = useRef<AbortController | null>(null);
   const examples = useQuery(trpc.tools.try.examples.queryOptions({ path }));
   const saveExample = useMutation(
     trpc.tools.try.saveExample.mutationOptions({
@@ -87,26 +87,30 @@ export function TryItPanel({ path, entry, unsaved }: { path: string; entry: Cata
     setSecretPicks({});
   }
 
-  useEffect(() => () => subscription.current?.unsubscribe(), []);
+  useEffect(() => () => current.current?.abort(), []);
 
-  function start(name: string, args: Record<string, unknown>, settingValues: Record<string, unknown>) {
-    subscription.current?.unsubscribe();
+  // The call is a POST whose answer streams its events (R-req-acting-post); a new call or leaving the page aborts it.
+  async function start(name: string, args: Record<string, unknown>, settingValues: Record<string, unknown>) {
+    current.current?.abort();
+    const controller = new AbortController();
+    current.current = controller;
     setRun({ progress: [], result: null, durationMs: null, error: null, running: true });
-    subscription.current = client.tools.try.run.subscribe(
-      { name, args, settings: settingValues },
-      {
-        onData: (event) =>
-          setRun((prev) =>
-            !prev
-              ? prev
-              : event.type === "progress"
-                ? { ...prev, progress: [...prev.progress, event.message] }
-                : { ...prev, result: event.result, durationMs: event.durationMs, running: false },
-          ),
-        onError: (err) => setRun((prev) => prev && { ...prev, error: errorSentence(err), running: false }),
-        onComplete: () => setRun((prev) => prev && { ...prev, running: false }),
-      },
-    );
+    try {
+      const events = await client.tools.try.run.mutate({ name, args, settings: settingValues }, { signal: controller.signal });
+      for await (const event of events) {
+        if (controller.signal.aborted) return;
+        setRun((prev) =>
+          !prev
+            ? prev
+            : event.type === "progress"
+              ? { ...prev, progress: [...prev.progress, event.message] }
+              : { ...prev, result: event.result, durationMs: event.durationMs, running: false },
+        );
+      }
+      if (!controller.signal.aborted) setRun((prev) => prev && { ...prev, running: false });
+    } catch (err) {
+      if (!controller.signal.aborted) setRun((prev) => prev && { ...prev, error: errorSentence(err), running: false });
+    }
   }
 
   function submit() {
@@ -121,7 +125,7 @@ export function TryItPanel({ path, entry, unsaved }: { path: string; entry: Cata
     }
     setErrors({ ...problems, ...settingProblems });
     if (Object.keys(problems).length > 0 || Object.keys(settingProblems).length > 0) return;
-    start(tool.name, parsed.args, { ...parsedSettings.args, ...pickedSecrets() });
+    void start(tool.name, parsed.args, { ...parsedSettings.args, ...pickedSecrets() });
   }
 
   // Ctrl/Cmd+Enter runs, wherever the focus is on the page.
@@ -292,7 +296,7 @@ export function TryItPanel({ path, entry, unsaved }: { path: string; entry: Cata
                 <span className="min-w-0 flex-1 truncate">
                   {example.title} <span className="font-mono text-zinc-500">{example.tool}</span>
                 </span>
-                <Button size="sm" variant="ghost" aria-label={`Run ${example.title} again`} onClick={() => start(example.tool, example.args, example.settings)}>
+                <Button size="sm" variant="ghost" aria-label={`Run ${example.title} again`} onClick={() => void start(example.tool, example.args, example.settings)}>
                   <Play aria-hidden className="h-3 w-3" />
                 </Button>
                 <Button size="sm" variant="ghost" aria-label={`Delete ${example.title}`} onClick={() => deleteExample.mutate({ path, id: example.id })}>

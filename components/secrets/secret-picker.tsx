@@ -4,7 +4,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { CircleAlert, CircleCheck, KeyRound } from "lucide-react";
 import { errorSentence } from "@/components/trpc/errors";
-import { useTRPC } from "@/components/trpc/provider";
+import { useTRPC, useTRPCClient } from "@/components/trpc/provider";
 import { SECRET_REFERENCE } from "@/server/secrets/names";
 
 /** The secret name a setting's value refers to, or "" when it holds no single ${NAME}. */
@@ -36,11 +36,17 @@ export function SecretPicker({
   error?: string | null;
 }) {
   const trpc = useTRPC();
+  const client = useTRPCClient();
   const names = useQuery(trpc.secrets.names.queryOptions());
   const name = pickedName(value);
-  const check = useQuery(
-    trpc.secrets.checkBinding.queryOptions({ path: path ?? "", field, name }, { enabled: !!path && !!name, retry: false }),
-  );
+  // A mutation on the server (it runs the file's code on the secret and audits it, which no GET may do), read here
+  // like a query: once per pick, kept for the same pick.
+  const check = useQuery({
+    queryKey: ["secrets.checkBinding", { path, field, name }],
+    queryFn: () => client.secrets.checkBinding.mutate({ path: path ?? "", field, name }),
+    enabled: !!path && !!name,
+    retry: false,
+  });
   const known = names.data ?? [];
   // A reference to a secret not in the list (deleted, or typed into an example) still shows as picked.
   const options = name && !known.some((s) => s.name === name) ? [...known, { name, description: "not found" }] : known;

@@ -1,11 +1,12 @@
 "use client";
 // The browser's tRPC client and TanStack Query cache, for every page.
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from "@trpc/client";
+import { createTRPCClient } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState, type ReactNode } from "react";
 import type { AppRouter } from "@/server/trpc/router";
 import { makeQueryClient } from "@/server/trpc/query-client";
+import { studioLinks } from "./links";
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
@@ -22,14 +23,7 @@ export function TRPCReactProvider({ children }: { children: ReactNode }) {
   const queryClient = getQueryClient();
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [
-        // Streams (a call's progress, a run's steps) go over server-sent events; the rest is batched.
-        splitLink({
-          condition: (op) => op.type === "subscription",
-          true: httpSubscriptionLink({ url: "/api/trpc" }),
-          false: httpBatchLink({ url: "/api/trpc" }),
-        }),
-      ],
+      links: studioLinks(),
     }),
   );
   return (

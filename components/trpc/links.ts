@@ -1,0 +1,25 @@
+// The browser's tRPC links, apart from the provider so a test can speak to the studio exactly as a page does.
+// Edit when a procedure starts streaming its answer (STREAMED) or the transport changes.
+import { httpBatchLink, httpBatchStreamLink, httpSubscriptionLink, splitLink, type HTTPHeaders, type TRPCLink } from "@trpc/client";
+import type { AppRouter } from "@/server/trpc/router";
+
+/**
+ * Mutations whose answer is a stream (an async generator): sent as one POST, their events read as they come. What
+ * acts is never a subscription, which travels as a GET that a link on another site could send (R-req-acting-post).
+ */
+const STREAMED = new Set(["tools.try.run"]);
+
+export function studioLinks(url = "/api/trpc", headers?: () => HTTPHeaders): TRPCLink<AppRouter>[] {
+  return [
+    splitLink({
+      // Following (a run's steps, the runs list) goes over server-sent events; it only reads.
+      condition: (op) => op.type === "subscription",
+      true: httpSubscriptionLink({ url }),
+      false: splitLink({
+        condition: (op) => STREAMED.has(op.path),
+        true: httpBatchStreamLink({ url, headers }),
+        false: httpBatchLink({ url, headers }),
+      }),
+    }),
+  ];
+}
