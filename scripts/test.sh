@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: every check, in the order that fails fastest: types, lint, the layers, the tool host's
+# `npm test`: every check, in the order that fails fastest: types, lint, the layers, rule citations, the tool host's
 # Python tests, unit and integration tests, then the production build driven by Playwright in Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +27,9 @@ npx eslint . --max-warnings 0
 
 step "layers (one-way imports, no cycles)"
 npm run --silent lint:layers
+
+step "rule citations (docs/rules.md ids, no outside documents)"
+node scripts/check-citations.mjs
 
 if [ -d server/toolhost/tests ]; then
   step "tool host (Python, warnings as errors)"
