@@ -45,7 +45,8 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `node node_modules/next/dist/bin/next start -p ${port} -H 127.0.0.1`,
+    // What `npm start` serves with: the custom server that stamps each request's socket address (R-req-trusted-proxy).
+    command: `node scripts/serve.mjs -p ${port} -H 127.0.0.1`,
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,

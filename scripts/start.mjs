@@ -50,7 +50,8 @@ if (!buildIsCurrent()) {
   }
 }
 
-const server = spawn(process.execPath, [nextBin, "start", ...process.argv.slice(2)], {
+// scripts/serve.mjs serves the build as `next start` would, and tells the routes each request's socket address.
+const server = spawn(process.execPath, [path.join(root, "scripts", "serve.mjs"), ...process.argv.slice(2)], {
   cwd: root,
   env: childEnv,
   stdio: "inherit",

@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// Serves the studio's production build (what `next start` does, through Next's custom-server API), and stamps the
+// socket's own address on every request as x-quiver-peer, over any value the client sent: route handlers never
+// see the socket, and X-Forwarded-For is whatever a client wrote (R-req-trusted-proxy, server/http/address.ts).
+// Takes `next start`'s -p/--port and -H/--hostname. `npm start` runs it after building; Playwright starts it too.
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+function option(names, fallback) {
+  const args = process.argv.slice(2);
+  const at = args.findIndex((arg) => names.includes(arg));
+  return at >= 0 && args[at + 1] ? args[at + 1] : fallback;
+}
+
+const port = Number(option(["-p", "--port"], process.env.PORT ?? "3000"));
+const hostname = option(["-H", "--hostname"], undefined);
+
+process.env.NODE_ENV = "production";
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+// The same spelling as PEER_HEADER and the symbol in server/http/address.ts: that module trusts the header only
+// when this process said it stamps it.
+const PEER_HEADER = "x-quiver-peer";
+globalThis[Symbol.for("quiver.peer-stamped")] = true;
+
+const { default: next } = await import("next");
+const app = next({ dev: false, dir: root, hostname, port });
+const handle = app.getRequestHandler();
+try {
+  await app.prepare();
+} catch (err) {
+  console.error(`[quiver] the studio could not start: ${err.message} (\`npm start\` builds it first when needed).`);
+  process.exit(1);
+}
+
+const server = http.createServer((req, res) => {
+  req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
+  handle(req, res).catch((err) => {
+    console.error(`[quiver] ${req.method} ${req.url}: ${err.message}`);
+    if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+    res.end(JSON.stringify({ message: "The studio could not answer this request; its log says why." }));
+  });
+});
+server.listen(port, hostname, () => {
+  console.log(`[quiver] listening on http://${hostname ?? "localhost"}:${port}`);
+});
