@@ -6,6 +6,7 @@ import path from "node:path";
 import { expect, test, type Browser } from "@playwright/test";
 import { admin, signIn } from "./support/accounts";
 import { startStudio } from "./support/studio-process";
+import { ownOrigin } from "./support/origin";
 
 async function freshPage(browser: Browser) {
   const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
@@ -84,7 +85,7 @@ test("an admin adds a builder, who sees only what builders may use and cannot ed
   await theirs.goto("/settings/users");
   await expect(theirs.getByRole("main").getByRole("alert")).toContainText("Managing users needs the Admin role.");
   // The server refuses it anyway, whatever the page shows.
-  const res = await theirs.request.post("/api/trpc/tools.file.create", { data: { path: "sneaky.py" } });
+  const res = await theirs.request.post("/api/trpc/tools.file.create", { headers: ownOrigin, data: { path: "sneaky.py" } });
   expect(res.status()).toBe(403);
 
   // Made a developer, the same person may now edit.

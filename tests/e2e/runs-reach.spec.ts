@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { call, startLoopbackModel, text, type LoopbackModel } from "../support/loopback-model";
+import { ownOrigin } from "./support/origin";
 
 const FILE = "reach_probe.py";
 const SOURCE = `"""Keeps facts through the studio's memory."""
@@ -39,6 +40,7 @@ test.afterAll(async () => {
 
 test("a tool's ctx.system call shows inside its card and is approved there", async ({ page }) => {
   const created = await page.request.post("/api/trpc/agents.create", {
+    headers: ownOrigin,
     data: {
       declaration: {
         name: "Fact keeper",

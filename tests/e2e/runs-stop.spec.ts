@@ -3,6 +3,7 @@
 // reads as waiting for your answer, and /runs follows a run that is still going without a reload.
 import { expect, test, type Page } from "@playwright/test";
 import { call, startLoopbackModel, text, type LoopbackModel } from "../support/loopback-model";
+import { ownOrigin } from "./support/origin";
 
 let model: LoopbackModel;
 
@@ -18,6 +19,7 @@ test.afterAll(async () => {
 
 async function createAgent(page: Page, name: string, tools: unknown[]): Promise<string> {
   const created = await page.request.post("/api/trpc/agents.create", {
+    headers: ownOrigin,
     data: { declaration: { name, instructions: "Do what you are asked.", model: { provider: "openai-compatible", model: "scripted", base_url: model.url }, tools } },
   });
   expect(created.ok(), await created.text()).toBe(true);
@@ -25,7 +27,7 @@ async function createAgent(page: Page, name: string, tools: unknown[]): Promise<
 }
 
 async function removeAgent(page: Page, id: string): Promise<void> {
-  expect((await page.request.post("/api/trpc/agents.remove", { data: { id } })).ok()).toBe(true);
+  expect((await page.request.post("/api/trpc/agents.remove", { headers: ownOrigin, data: { id } })).ok()).toBe(true);
 }
 
 async function startRun(page: Page, agentId: string, message: string): Promise<string> {
@@ -93,11 +95,11 @@ test("a question reads as waiting for your answer, and /runs follows the run unt
   await page.goto("/runs");
   await expect(page.getByRole("row", { name: new RegExp(`${name}.*Waiting for your answer`) })).toBeVisible();
   // Stopped elsewhere (another tab, another person): the list moves on without a reload.
-  const stopped = await page.request.post("/api/trpc/runs.cancel", { data: { runId } });
+  const stopped = await page.request.post("/api/trpc/runs.cancel", { headers: ownOrigin, data: { runId } });
   expect(stopped.ok(), await stopped.text()).toBe(true);
   await expect(page.getByRole("row", { name: new RegExp(`${name}.*Stopped`) })).toBeVisible({ timeout: 10_000 });
 
-  const again = await page.request.post("/api/trpc/runs.cancel", { data: { runId } });
+  const again = await page.request.post("/api/trpc/runs.cancel", { headers: ownOrigin, data: { runId } });
   expect(again.ok()).toBe(false);
   expect(await again.text()).toContain("This run has already ended, so there is nothing to stop");
   await removeAgent(page, agentId);

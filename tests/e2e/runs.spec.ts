@@ -3,6 +3,7 @@
 // run is listed under Runs and reads back as a trace, and the write is in the audit log as tool.executed.
 import { expect, test } from "@playwright/test";
 import { call, startLoopbackModel, text, type LoopbackModel } from "../support/loopback-model";
+import { ownOrigin } from "./support/origin";
 
 const NAME = "Playground scribe";
 
@@ -18,6 +19,7 @@ test.afterAll(async () => {
 
 test("a write that asks first waits for approval, then runs, and the run is traced and audited", async ({ page }) => {
   const created = await page.request.post("/api/trpc/agents.create", {
+    headers: ownOrigin,
     data: {
       declaration: {
         name: NAME,
@@ -79,6 +81,6 @@ test("a write that asks first waits for approval, then runs, and the run is trac
   await expect(row).toBeVisible();
   await expect(row.getByRole("cell", { name: "Never" })).toHaveCount(0);
 
-  const removed = await page.request.post("/api/trpc/agents.remove", { data: { id: agentId } });
+  const removed = await page.request.post("/api/trpc/agents.remove", { headers: ownOrigin, data: { id: agentId } });
   expect(removed.ok()).toBe(true);
 });
