@@ -6,8 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync }
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { hostCommand, packageRoot } from "../server/host/command";
 import { HostClient } from "../server/host/client";
 import { env } from "../server/env";
@@ -78,12 +78,12 @@ async function ourNoop(scratch: string): Promise<Side> {
 
 /** The official SDK Client against a minimal SDK McpServer in Node. */
 async function sdkNoop(scratch: string): Promise<Side> {
-  const sdk = path.join(packageRoot(), "node_modules", "@modelcontextprotocol", "sdk", "dist", "esm", "server");
+  const sdk = path.join(packageRoot(), "node_modules", "@modelcontextprotocol", "server", "dist");
   const server = path.join(scratch, "sdk-server.mjs");
   writeFileSync(
     server,
-    `import { McpServer } from ${JSON.stringify(pathToFileURL(path.join(sdk, "mcp.js")).href)};
-import { StdioServerTransport } from ${JSON.stringify(pathToFileURL(path.join(sdk, "stdio.js")).href)};
+    `import { McpServer } from ${JSON.stringify(pathToFileURL(path.join(sdk, "index.mjs")).href)};
+import { StdioServerTransport } from ${JSON.stringify(pathToFileURL(path.join(sdk, "stdio.mjs")).href)};
 const server = new McpServer({ name: "noop", version: "1.0.0" });
 server.registerTool("noop__ping", { description: "Answer at once." }, async () => ({ content: [{ type: "text", text: "ok" }] }));
 await server.connect(new StdioServerTransport());

@@ -1,17 +1,16 @@
 // One connection to one tool host through the MCP SDK's Client: Quiver's own methods checked with zod, and
 // tools/call with the settings, bound and session in `_meta`. Edit when the host's protocol changes.
 import { createHash } from "node:crypto";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
-  CallToolResultSchema,
-  ErrorCode,
-  McpError,
-  ToolListChangedNotificationSchema,
+  Client,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
   type CallToolResult,
   type JSONRPCMessage,
-  type Request,
   type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/client";
 import { z } from "zod";
 import type { HostCommand } from "./command";
 import {
@@ -108,7 +107,7 @@ function lastLines(text: string, count: number): string {
 }
 
 export class HostClient {
-  private readonly client = new Client<Request>({ name: "quiver", version: "0.1.0" }, { capabilities: {} });
+  private readonly client = new Client({ name: "quiver", version: "0.1.0" }, { capabilities: {} });
   private readonly transport: HostTransport;
   /** Progress listeners by the token sent in the call's `_meta`. */
   private readonly progress = new Map<string, (progress: Progress) => void>();
@@ -125,11 +124,11 @@ export class HostClient {
     private readonly events: HostEvents,
   ) {
     this.transport = new HostTransport(command);
-    // Progress is taken off the wire here, in arrival order, because the SDK (1.32) defers notifications to a
-    // microtask but handles a response at once: lines sent just before a tool returns would find their call
-    // already finished and be dropped (typescript-sdk issue #2580).
+    // Progress is taken off the wire here, in arrival order, because the SDK's Client (1.x and 2.x alike) defers
+    // notifications to a microtask but handles a response at once: lines sent just before a tool returns would
+    // find their call already finished and be dropped (typescript-sdk issue #2580).
     this.transport.intercept = (message) => this.takeProgress(message) || this.takeStudioRequest(message) || this.takeHostNotice(message);
-    this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.onToolsChanged?.());
+    this.client.setNotificationHandler("notifications/tools/list_changed", () => events.onToolsChanged?.());
     this.client.onerror = () => {}; // a stray line on stdout, a failed write: the call that suffers answers for it
     this.client.onclose = () => events.onClose?.(this.transport.closedByUs);
   }
@@ -178,17 +177,17 @@ export class HostClient {
       void this.transport.send({ jsonrpc: "2.0", id, ...reply } as JSONRPCMessage).catch(() => undefined);
     const handler = this.reaching.get(String(params.call));
     if (!handler) {
-      answer({ error: { code: ErrorCode.InvalidRequest, message: `${method} came from a call that is no longer running` } });
+      answer({ error: { code: ProtocolErrorCode.InvalidRequest, message: `${method} came from a call that is no longer running` } });
       return true;
     }
     const request = parseStudioRequest(method, params);
     if (typeof request === "string") {
-      answer({ error: { code: ErrorCode.InvalidParams, message: request } });
+      answer({ error: { code: ProtocolErrorCode.InvalidParams, message: request } });
       return true;
     }
     handler(request).then(
       (result) => answer({ result }),
-      (error: unknown) => answer({ error: { code: ErrorCode.InternalError, message: error instanceof Error ? error.message : String(error) } }),
+      (error: unknown) => answer({ error: { code: ProtocolErrorCode.InternalError, message: error instanceof Error ? error.message : String(error) } }),
     );
     return true;
   }
@@ -211,7 +210,7 @@ export class HostClient {
 
   private async method<S extends z.ZodType>(method: string, params: Record<string, unknown>, schema: S): Promise<z.infer<S>> {
     try {
-      return await this.client.request({ method, params }, schema, { timeout: METHOD_TIMEOUT_MS });
+      return (await this.client.request({ method, params }, schema, { timeout: METHOD_TIMEOUT_MS })) as z.infer<S>;
     } catch (error) {
       throw this.explain(error, method);
     }
@@ -285,10 +284,10 @@ export class HostClient {
     }
     let raw: CallToolResult;
     try {
-      raw = (await this.client.callTool({ name, arguments: args, _meta: meta }, CallToolResultSchema, {
+      raw = await this.client.callTool({ name, arguments: args, _meta: meta }, {
         timeout: reach ? NO_CLIENT_LIMIT_MS : CLIENT_WAIT_MS,
         signal: options.signal,
-      })) as CallToolResult;
+      });
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
       const explained = this.explain(error, name);
@@ -313,14 +312,14 @@ export class HostClient {
 
   /** A host that is gone or silent becomes a HostError; an error the host answered keeps its sentence. */
   private explain(error: unknown, what: string): Error {
-    if (this.transport.exit || (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)) {
+    if (this.transport.exit || (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed)) {
       return new HostError("stopped", `The tool host stopped while running ${what}`);
     }
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
       return new HostError("no_answer", `The tool host did not answer ${what} in time`);
     }
-    if (error instanceof McpError) return new Error(error.message.replace(/^MCP error -?\d+: /, ""));
-    if (error instanceof Error && error.name === "ZodError") {
+    if (error instanceof ProtocolError) return new Error(error.message);
+    if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult) {
       return new Error(`The tool host's answer to ${what} has an unexpected shape (${error.message.slice(0, 300)}); the host and the studio are out of step`);
     }
     return error instanceof Error ? error : new Error(String(error));

@@ -2,9 +2,7 @@
 // the tail of its stderr kept for error messages, and how it ended (exit code, signal) recorded.
 import { spawn, type ChildProcess } from "node:child_process";
 import { constants } from "node:os";
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import type { SpawnSpec } from "./command";
 
 // Why not the SDK's StdioClientTransport: it merges its own default variables (HOME, USER, SHELL, TERM...) into

@@ -1,7 +1,7 @@
 // The `quiver` command as a user runs it: catalog (table and --json), call and its exit statuses, mcp for any client.
 import path from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, describe, expect, it } from "vitest";
 import { childBaseEnv } from "@/server/env";
 import { hasBwrap, QUIVER_BIN, quiver, scratch } from "./helpers";
