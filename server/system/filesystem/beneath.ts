@@ -32,7 +32,10 @@ export async function openChild(dir: FileHandle, name: string, onLink: () => Err
     return await fs.open(at(dir, name), FOLDER);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ELOOP" || (code === "ENOTDIR" && (await lstatAt(dir, name))?.isSymbolicLink())) throw onLink();
+    if (code === "ELOOP") throw onLink();
+    // ENOTDIR is a link or a file: lstat tells which, and a folder there now means a link was swapped back meanwhile.
+    const now = code === "ENOTDIR" ? await lstatAt(dir, name) : null;
+    if (now?.isSymbolicLink() || now?.isDirectory()) throw onLink();
     throw error;
   }
 }
