@@ -1,8 +1,14 @@
-"""Files under one folder that the agent's builder chooses."""
+"""Files under one folder that the agent's builder chooses.
 
+The host checks each Path argument, but opening it is this file's work: it
+goes through open_under and list_under, which follow no symbolic link, not
+even one made after the check (R-root-not-a-sandbox).
+"""
+
+import os
 from pathlib import Path
 
-from quiver import Root, tool
+from quiver import Root, list_under, open_under, tool
 
 TITLE = "Files"
 RISK = "read"
@@ -27,28 +33,32 @@ def read(path: Path, settings: Settings) -> str:
     Args:
         path: File to read, relative to the root.
     """
-    size = path.stat().st_size
-    if size > settings.max_bytes:
-        raise ValueError(f"{path.name} is {size:,} bytes, over the {settings.max_bytes:,} this "
-                         "source reads whole; read a smaller file")
-    return path.read_text(encoding="utf-8", errors="replace")
+    with open_under(settings.root, path, encoding="utf-8", errors="replace") as file:
+        size = os.fstat(file.fileno()).st_size
+        if size > settings.max_bytes:
+            raise ValueError(f"{path.name} is {size:,} bytes, over the {settings.max_bytes:,} this "
+                             "source reads whole; read a smaller file")
+        return file.read()
 
 
 @tool
-def list_folder(path: Path = Path(".")) -> str:
+def list_folder(settings: Settings, path: Path = Path(".")) -> str:
     """List one folder under the root, one level deep: folders first with a slash after them, then files.
 
     Args:
         path: Folder to list, relative to the root; the root itself when omitted.
     """
-    if not path.is_dir():
-        raise NotADirectoryError(f"{path.name or 'the root'} is not a folder; list its parent instead")
-    entries = sorted(path.iterdir(), key=lambda p: (not p.is_dir(), p.name))
-    return "\n".join(p.name + ("/" if p.is_dir() else "") for p in entries) or "(empty)"
+    try:
+        entries = list_under(settings.root, path)
+    except (NotADirectoryError, FileNotFoundError):
+        raise NotADirectoryError(f"{path.name or 'the root'} is not a folder; list its parent "
+                                 "instead") from None
+    entries.sort(key=lambda e: (not e.is_dir, e.name))
+    return "\n".join(e.name + ("/" if e.is_dir else "") for e in entries) or "(empty)"
 
 
 @tool(risk="write", title="Write a file")
-def write(path: Path, text: str, overwrite: bool = False) -> str:
+def write(path: Path, text: str, settings: Settings, overwrite: bool = False) -> str:
     """Write one text file under the root, creating its folders; refuses to replace a file unless overwrite is true.
 
     Args:
@@ -56,9 +66,11 @@ def write(path: Path, text: str, overwrite: bool = False) -> str:
         text: The whole content of the file.
         overwrite: Replace the file if it already exists.
     """
-    if path.exists() and not overwrite:
+    try:
+        with open_under(settings.root, path, "w" if overwrite else "x", encoding="utf-8",
+                        parents=True) as file:
+            file.write(text)
+    except FileExistsError:
         raise FileExistsError(f"{path.name} already exists; read it first, then write with "
-                              "overwrite=true if you mean to replace it")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+                              "overwrite=true if you mean to replace it") from None
     return f"wrote {len(text):,} characters to {path.name}"

@@ -1,5 +1,6 @@
 """What a Quiver tool file imports: the @tool marker, the injected Context, the
-Root and Secret settings types, the outcomes a tool can raise, and Image.
+Root and Secret settings types, the outcomes a tool can raise, Image, and
+open_under/list_under to open a Path argument without following a link.
 
 Stdlib only: tool files import this inside the tool host. Edit it when the
 tool file contract (docs/writing-tools.md) gains a word.
@@ -13,9 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from ._under import Entry, list_under, open_under
+
 __all__ = [
-    "Ask", "Call", "CallFailed", "Context", "Image", "Refused", "Root", "Secret",
-    "TransientError", "tool", "note_tool_failure", "note_tool_refusal",
+    "Ask", "Call", "CallFailed", "Context", "Entry", "Image", "Refused", "Root", "Secret",
+    "TransientError", "list_under", "note_tool_failure", "note_tool_refusal", "open_under", "tool",
 ]
 
 

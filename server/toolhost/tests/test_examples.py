@@ -45,14 +45,16 @@ class ExampleTreeTests(TreeCase):
 
     def test_files_read_write_list_confined_to_root(self):
         (self.work / "box").mkdir()
-        settings = {"root": "box"}
+        # Absolute: files.py opens paths under the root itself, and a relative root is against the
+        # host's working folder, which is this process's own, not self.work.
+        settings = {"root": str(self.work / "box")}
         self.assertEqual(self.call("files__write", {"path": "a/b.txt", "text": "hi"}, settings)["_meta"]
                          ["quiver/outcome"], "ok")
         self.assertEqual(self.text(self.call("files__read", {"path": "a/b.txt"}, settings)), "hi")
         self.assertEqual(self.text(self.call("files__list_folder", {}, settings)), "a/")
         self.assertEqual(self.call("files__read", {"path": "../x"}, settings)["_meta"]["quiver/outcome"],
                          "refused")
-        too_big = self.call("files__read", {"path": "a/b.txt"}, {"root": "box", "max_bytes": 1})
+        too_big = self.call("files__read", {"path": "a/b.txt"}, {**settings, "max_bytes": 1})
         self.assertIn("over the 1 this source reads whole", self.text(too_big))
 
     def test_tickets_never_echo_the_secret(self):
