@@ -20,6 +20,7 @@ const LAYERS = [
   { "error-report": ["^server/error-report(\\.test)?\\.ts$"] },
   { auth: ["^server/auth/"] },
   { host: ["^server/host/"] },
+  { mcp: ["^server/mcp/"] },
   { tree: ["^server/tree/"] },
   { system: ["^server/system/"] },
   { catalog: ["^server/catalog/"] },
