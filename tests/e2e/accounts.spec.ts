@@ -40,7 +40,7 @@ test("on a new studio the first visitor creates the owner account and is signed 
 });
 
 test("a wrong password is refused with a sentence, and guessing is rate limited", async ({ browser }) => {
-  // Its own studio: the limit counts per address, and every test here signs in from 127.0.0.1.
+  // Its own studio: the limit counts per address and account, and every test here signs in from 127.0.0.1.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-limit-"));
   const studio = await startStudio({ QUIVER_DATA_DIR: dataDir, DATABASE_URL: "", QUIVER_ADMIN_EMAIL: admin.email, QUIVER_ADMIN_PASSWORD: admin.password });
   const { context, page } = await freshPage(browser);
@@ -54,7 +54,10 @@ test("a wrong password is refused with a sentence, and guessing is rate limited"
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled();
   }
-  await expect(page.getByRole("main").getByRole("alert")).toHaveText("Too many attempts: wait a minute, then try again.");
+  // The studio's own sentence says how long to wait (R-req-signin-limit).
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText(
+    /^Too many failed sign-ins for this account from your address: try again in \d+ minutes\.$/,
+  );
   await context.close();
   await studio.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
