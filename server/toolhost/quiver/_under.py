@@ -109,10 +109,12 @@ def open_under(root: str | os.PathLike[str], path: str | os.PathLike[str], mode:
     """Open the file `path` under the folder `root`, as open() would, with no
     symbolic link followed on the way, even one made after the host checked
     the path. `path` is a Path argument as the tool received it (absolute,
-    under the root) or a path relative to `root`; a relative `root` is
-    against the host's working folder. `parents=True` creates missing
-    folders. A link, a path outside the root or a file that is not a regular
-    one (a FIFO, a device) raises Refused; nothing was opened."""
+    under the root) or a path relative to `root`. A relative `root` is
+    against the current folder, which the studio makes the host's working
+    folder, so `settings.root` names the folder the host confined to.
+    `parents=True` creates missing folders. A link, a path outside the root
+    or a file that is not a regular one (a FIFO, a device) raises Refused;
+    nothing was opened."""
     kind = mode.replace("b", "").replace("t", "").replace("+", "")
     if kind not in _MODES or len(kind) != 1:
         raise ValueError(f"mode {mode!r} is not one of r, w, a, x (with b, t or + as open() "

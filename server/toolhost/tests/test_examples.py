@@ -45,8 +45,8 @@ class ExampleTreeTests(TreeCase):
 
     def test_files_read_write_list_confined_to_root(self):
         (self.work / "box").mkdir()
-        # Absolute: files.py opens paths under the root itself, and a relative root is against the
-        # host's working folder, which is this process's own, not self.work.
+        # Absolute: files.py opens its paths with open_under, which takes a relative root against the
+        # current folder; the studio runs the host in its working folder, this test does not.
         settings = {"root": str(self.work / "box")}
         self.assertEqual(self.call("files__write", {"path": "a/b.txt", "text": "hi"}, settings)["_meta"]
                          ["quiver/outcome"], "ok")
