@@ -54,6 +54,9 @@ function build(db: Db) {
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
     },
     telemetry: { enabled: false },
+    // An error better-auth did not make itself reaches the route, which answers it with an error id and logs it masked
+    // and without the query's values (R-error-id); better-auth would log the failed query whole and answer nothing.
+    onAPIError: { throw: true },
     databaseHooks: {
       session: {
         create: {
