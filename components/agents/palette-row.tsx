@@ -36,7 +36,9 @@ export function PaletteRow({
             Can: {source.capabilities.map((tag) => label(tag).toLowerCase()).join(" · ")}
           </p>
         ) : null}
-        {!source.offered ? (
+        {!source.offered && source.unavailable ? (
+          <p className="mt-1 text-xs text-amber-700 dark:text-amber-300">Cannot be added right now: {source.unavailable}.</p>
+        ) : !source.offered ? (
           <div className="mt-1 text-xs text-red-600">
             <p className="font-medium">Cannot be added until its file is fixed:</p>
             <ul className="list-disc pl-5">

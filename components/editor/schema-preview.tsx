@@ -102,7 +102,11 @@ export function SchemaPreview({ entry, stale, pending }: { entry: CatalogFile | 
           Stale: the file does not parse right now, so this is the last version that did. Fix the problem below to update it.
         </p>
       ) : null}
-      {!entry.offered ? (
+      {!entry.offered && entry.unavailable ? (
+        <p className="rounded-md bg-amber-50 px-3 py-2 text-xs text-amber-800 dark:bg-amber-950 dark:text-amber-200">
+          Not offered: {entry.unavailable}.
+        </p>
+      ) : !entry.offered ? (
         <p className="rounded-md bg-red-50 px-3 py-2 text-xs text-red-800 dark:bg-red-950 dark:text-red-200">
           Not offered: while the file has problems, a model is offered none of its operations. What could be derived is shown below.
         </p>

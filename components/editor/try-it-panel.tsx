@@ -161,7 +161,11 @@ export function TryItPanel({ path, entry, unsaved }: { path: string; entry: Cata
           Try it runs the saved file. Save (Ctrl+S) to try your latest edits.
         </p>
       ) : null}
-      {!entry.offered ? (
+      {!entry.offered && entry.unavailable ? (
+        <p className="rounded-md bg-amber-50 px-3 py-2 text-xs text-amber-800 dark:bg-amber-950 dark:text-amber-200">
+          Not offered to a model: {entry.unavailable}. Try it still calls it by name.
+        </p>
+      ) : !entry.offered ? (
         <p className="rounded-md bg-red-50 px-3 py-2 text-xs text-red-800 dark:bg-red-950 dark:text-red-200">
           This file has problems, so the host offers none of its operations: fix them and save first.
         </p>

@@ -84,7 +84,11 @@ export function TreeTable({ canEdit }: { canEdit: boolean }) {
                   <TableCell className="text-zinc-600 dark:text-zinc-400">{file.kind ? kindLabels[file.kind] : "—"}</TableCell>
                   <TableCell className="text-right tabular-nums">{file.kind === "helper" ? "—" : file.operations}</TableCell>
                   <TableCell>
-                    {file.errors.length === 0 ? (
+                    {file.errors.length === 0 && file.unavailable ? (
+                      <span className="text-amber-700 dark:text-amber-300" title={file.unavailable}>
+                        Not offered now
+                      </span>
+                    ) : file.errors.length === 0 ? (
                       <span className="text-zinc-400">None</span>
                     ) : (
                       <span className="text-red-600" title={file.errors.map((e) => `line ${e.line ?? "?"}: ${e.message}`).join("\n")}>

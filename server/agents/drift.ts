@@ -47,6 +47,7 @@ function entryDrift(text: string, saved: OperationPrint[], sources: readonly Sou
     if (parsed.entry.kind === "tree" && treeError) return [{ kind: "unavailable", message: `${name} cannot be checked: ${treeError}` }];
     return [{ kind: "unavailable", message: `${name} no longer exists, so this entry gives the agent nothing.` }];
   }
+  if (!source.offered && source.unavailable) return [{ kind: "unavailable", message: `${name} offers nothing right now: ${source.unavailable}.` }];
   if (!source.offered) return [{ kind: "unavailable", message: `${name} has errors now, so it offers nothing until they are fixed.` }];
   const now = fingerprint(source.operations);
   const byName = new Map(now.map((op) => [op.name, op]));

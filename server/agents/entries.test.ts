@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatEntry, parseEntry, resolveEntry } from "./entries";
-import { sampleSources } from "@/server/catalog/testing/sources";
+import { fromTree } from "@/server/catalog/sources";
+import { sampleSources, treeFile } from "@/server/catalog/testing/sources";
 
 const sources = sampleSources();
 
@@ -113,5 +114,12 @@ describe("unknown sources and operations are refused with the closest names", ()
 
   it("refuses a file with errors, quoting its first error", () => {
     expect(problem("tools/broken.py")).toBe("tools/broken.py has errors, so it offers nothing: line 3: bad annotation; fix the file in the editor first.");
+  });
+
+  it("refuses a file its check() holds back with the host's reason, not as one with errors (R-module-check)", () => {
+    const reason = "check() answered False, so gated is not offered until check() answers True (it is asked at most every 30 s)";
+    const held = fromTree([treeFile("gated.py", [{ name: "gated" }], { kind: "module", offered: false, unavailable: reason })]);
+    const r = resolveEntry("tools/gated.py", held);
+    expect(!r.ok && r.problems).toEqual([`tools/gated.py offers nothing right now: ${reason}.`]);
   });
 });

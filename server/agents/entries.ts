@@ -110,6 +110,9 @@ export function resolveEntry(text: string, sources: readonly Source[]): Resolved
     const what = entry.kind === "system" ? `There is no built-in source ${entry.source}.` : `There is no file ${entry.source} in the tree.`;
     return { ok: false, problems: [what + (suggestion(near) || didYouMean(entry.source, known))] };
   }
+  if (!source.offered && source.unavailable) {
+    return { ok: false, problems: [`${source.entry} offers nothing right now: ${source.unavailable}.`] };
+  }
   if (!source.offered) {
     const first = source.errors[0];
     const where = first ? `: ${first.line === null ? "" : `line ${first.line}: `}${first.message}` : "";

@@ -23,9 +23,11 @@ export type Source = {
   capabilities: string[];
   operations: Operation[];
   settings_schema: JsonSchema | null;
-  /** Whether an agent may use it: a file with any error offers nothing (R-file-errors-offer-nothing). */
+  /** Whether an agent may use it: a file with any error offers nothing (R-file-errors-offer-nothing), nor one whose check() says no (R-module-check). */
   offered: boolean;
   errors: SourceError[];
+  /** Why a source without errors is not offered right now, in a sentence; null when it is offered or has errors. */
+  unavailable: string | null;
   /** What is worth fixing but offers nothing less, e.g. a capability outside the vocabulary. */
   warnings: string[];
 };
@@ -56,6 +58,7 @@ export function fromSystem(source: SystemSource): Source {
     settings_schema: source.settings_schema,
     offered: true,
     errors: [],
+    unavailable: null,
     warnings: [],
   };
 }
@@ -88,7 +91,8 @@ function fromTool(tool: CatalogTool, warnings: string[]): Operation {
 }
 
 /**
- * The tree's files as sources; helpers never (R-file-helper), files with errors listed but not offered. An entry names
+ * The tree's files as sources; helpers never (R-file-helper), files with errors or held back by their check() listed
+ * but not offered. An entry names
  * a file as tools/<file>.py whatever the tree's folder is called on disk (QUIVER_TOOLS_DIR).
  */
 export function fromTree(files: CatalogFile[]): Source[] {
@@ -105,8 +109,9 @@ export function fromTree(files: CatalogFile[]): Source[] {
         ...summarise(operations),
         operations,
         settings_schema: file.settings_schema,
-        offered: file.offered && file.errors.length === 0,
+        offered: file.offered && file.errors.length === 0 && !file.unavailable,
         errors: file.errors,
+        unavailable: file.errors.length === 0 ? (file.unavailable ?? null) : null,
         warnings,
       };
     });

@@ -8,9 +8,11 @@ export type OverviewFile = TreeFile & {
   title: string | null;
   description: string | null;
   offered: boolean;
-  /** How many operations the file offers (0 when it has errors: a file with any error offers nothing). */
+  /** How many operations the file offers (0 when it has errors, or its check() said no: it offers nothing). */
   operations: number;
   errors: CatalogFile["errors"];
+  /** Why a file without errors offers nothing right now (its check() said no), or null. */
+  unavailable: string | null;
 };
 
 export type TreeOverview = {
@@ -43,6 +45,7 @@ export async function treeOverview(dir: string): Promise<TreeOverview> {
       offered: derived?.offered ?? false,
       operations: derived?.offered ? derived.tools.length : 0,
       errors: derived?.errors ?? [],
+      unavailable: derived?.unavailable ?? null,
     };
   });
   const { sandboxed, reason, replacedAt, lastReplacement } = host.status;

@@ -25,6 +25,8 @@ export const catalogFileSchema = z.object({
   title: z.string().nullable(),
   description: z.string().nullable(),
   offered: z.boolean(),
+  /** Why a file without errors offers nothing right now: its module's check() held its tool back (R-module-check). */
+  unavailable: z.string().nullable().optional(),
   tools: z.array(catalogToolSchema),
   settings_schema: z.record(z.string(), z.unknown()).nullable(),
   errors: z.array(fileErrorSchema),

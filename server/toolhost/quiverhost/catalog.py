@@ -10,7 +10,9 @@ import sys
 import time
 from typing import Callable
 
+from .bounded import run_bounded
 from .entries import Derived, Op
+from .errors import exception_text
 
 
 class Catalog:
@@ -36,13 +38,29 @@ class Catalog:
     def offered(self, derived: Derived) -> bool:
         return not derived.errors and derived.path not in self.clashes
 
-    def entries(self, detail: bool = False) -> list[dict]:
-        return [d.entry(detail, self.clashes.get(d.path, ())) for d in self.files]
+    def entries(self, detail: bool = False, gate: "CheckGate | None" = None) -> list[dict]:
+        """Every file's entry; with a gate, a tool its module's check() holds back
+        marks the file not offered, as tools/list leaves it out (R-module-check)."""
+        return [self._entry(d, detail, gate) for d in self.files]
 
-    def entry(self, path: str, detail: bool = False) -> dict | None:
-        for derived in self.files:
-            if derived.path == path:
-                return derived.entry(detail, self.clashes.get(path, ()))
+    def entry(self, path: str, detail: bool = False, gate: "CheckGate | None" = None) -> dict | None:
+        derived = self.file(path)
+        return None if derived is None else self._entry(derived, detail, gate)
+
+    def _entry(self, derived: Derived, detail: bool, gate: "CheckGate | None") -> dict:
+        return derived.entry(detail, self.clashes.get(derived.path, ()),
+                             self.unavailable(derived, gate))
+
+    def unavailable(self, derived: Derived, gate: "CheckGate | None") -> str | None:
+        """Why a file without errors offers nothing right now, or None. Not an
+        error: the file is fine and a publish takes it; its environment is not."""
+        if gate is None or not self.offered(derived):
+            return None
+        for op in derived.ops:
+            why = None if op.check is None else gate.why_not(op.check)
+            if why is not None:
+                return (f"{why}, so {op.name} is not offered until check() answers True "
+                        f"(it is asked at most every {gate.TTL:g} s)")
         return None
 
     def file(self, path: str) -> Derived | None:
@@ -91,24 +109,34 @@ class Catalog:
 
 class CheckGate:
     """A module's check() (R-module-check): asked before a tool is offered,
-    cached 30 s; when it raises, the last answer stands (none yet reads as
-    unavailable)."""
+    cached 30 s; when it raises or does not answer in time, the last answer
+    stands (none yet reads as unavailable). It is tool code on the thread that
+    reads requests, hence the bound."""
 
     TTL = 30.0
+    SECONDS = 5.0
 
     def __init__(self) -> None:
-        self._answers: dict[Callable, tuple[float, bool]] = {}
+        # Per check: when it was asked, and None (offered) or why not.
+        self._answers: dict[Callable, tuple[float, str | None]] = {}
 
     def allows(self, check: Callable[[], object]) -> bool:
+        return self.why_not(check) is None
+
+    def why_not(self, check: Callable[[], object]) -> str | None:
         now = time.monotonic()
         cached = self._answers.get(check)
         if cached and now - cached[0] < self.TTL:
             return cached[1]
-        try:
-            answer = bool(check())
-        except Exception as exc:
-            print(f"quiver-toolhost: check() of {getattr(check, '__module__', '?')} raised "
-                  f"{type(exc).__name__}: {exc}; keeping its last answer", file=sys.stderr)
-            return cached[1] if cached else False
-        self._answers[check] = (now, answer)
-        return answer
+        finished = run_bounded(lambda: bool(check()), self.SECONDS, name="quiver-check")
+        if finished.done and finished.error is None:
+            why = None if finished.value else "check() answered False"
+        else:
+            problem = (f"check() did not answer within {self.SECONDS:g} s" if not finished.done
+                       else f"check() raised {exception_text(finished.error)}")
+            print(f"quiver-toolhost: {problem} in {getattr(check, '__module__', '?')}; keeping "
+                  "its last answer", file=sys.stderr)
+            # Kept for the TTL too, so a check that hangs is not waited on by every list.
+            why = cached[1] if cached else problem
+        self._answers[check] = (now, why)
+        return why

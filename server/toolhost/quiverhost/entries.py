@@ -82,10 +82,13 @@ class Derived:
     def stem(self) -> str:
         return self.path[:-3]
 
-    def entry(self, detail: bool = False, more_errors: list | tuple = ()) -> dict:
+    def entry(self, detail: bool = False, more_errors: list | tuple = (),
+              unavailable: str | None = None) -> dict:
+        """`unavailable`: why a file without errors offers nothing now (its check())."""
         errors = sorted(self.errors + list(more_errors), key=lambda e: e[0])
         entry = {"path": self.path, "kind": self.kind, "title": self.title,
-                 "description": self.description, "offered": not errors,
+                 "description": self.description,
+                 "offered": not errors and unavailable is None, "unavailable": unavailable,
                  "tools": [op.entry(detail) for op in self.ops],
                  "settings_schema": self.settings.schema if self.settings else None,
                  "errors": [{"line": line, "message": message} for line, message in errors]}

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .bounded import run_bounded
-from .catalog import Catalog
+from .catalog import Catalog, CheckGate
 from .derive import derive_file
 from .entries import Derived
 from .errors import import_error_text, line_in_file
@@ -163,9 +163,10 @@ class Tree:
                                                import_error_text(error, str(file)))])
 
     def preview(self, path: str, source: str, detail: bool = False,
-                seconds: float = 10.0) -> dict:
+                seconds: float = 10.0, gate: CheckGate | None = None) -> dict:
         """The entry `path` would have with `source`, derived from the unsaved
-        buffer without touching the loaded tree or sys.modules."""
+        buffer without touching the loaded tree or sys.modules; with a gate, as
+        its check() answers."""
         problem = name_problem(path)
         derived = derive_file(path, None, None, [(1, problem)]) if problem else None
         if derived is None:
@@ -190,4 +191,4 @@ class Tree:
                     errors = []
                 derived = derive_file(path, None if errors else module, source, errors)
         others = [loaded.derived for p, loaded in self.loaded.items() if p != path]
-        return Catalog(others + [derived]).entry(path, detail)
+        return Catalog(others + [derived]).entry(path, detail, gate)

@@ -130,7 +130,9 @@ class Host:
 
     def catalog(self, params: dict, _reply: Reply) -> dict:
         self.refresh()
-        return {"files": self.tree.catalog.entries(detail=params.get("detail") is True)}
+        # The studio's catalog answers as tools/list does (R-module-check).
+        return {"files": self.tree.catalog.entries(detail=params.get("detail") is True,
+                                                   gate=self.gate)}
 
     def preview(self, params: dict, _reply: Reply) -> dict:
         path, source = params.get("path"), params.get("source")
@@ -140,7 +142,9 @@ class Host:
         if not isinstance(source, str):
             raise RpcError(INVALID_PARAMS, "quiver/preview needs `source`, the unsaved text")
         self.refresh()
-        return self.tree.preview(path, source, detail=params.get("detail") is True)
+        # A gate of its own: the buffer's check() is a new function on every preview.
+        return self.tree.preview(path, source, detail=params.get("detail") is True,
+                                 gate=CheckGate())
 
     def check_secret(self, params: dict, _reply: Reply) -> dict:
         path, field, value = params.get("path"), params.get("field"), params.get("value")

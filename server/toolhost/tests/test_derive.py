@@ -40,8 +40,8 @@ def _private() -> str:
 class CatalogShapeTests(TreeCase):
     def test_catalog_entry_has_exactly_the_agreed_keys(self):
         entry = self.entry(FUNCTIONS, "notes.py")
-        self.assertEqual(list(entry), ["path", "kind", "title", "description", "offered", "tools",
-                                       "settings_schema", "errors"])
+        self.assertEqual(list(entry), ["path", "kind", "title", "description", "offered",
+                                       "unavailable", "tools", "settings_schema", "errors"])
         self.assertEqual(list(entry["tools"][0]), ["name", "title", "description", "input_schema",
                                                    "scope", "risk", "read_only", "destructive",
                                                    "timeout", "replay"])
