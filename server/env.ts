@@ -59,15 +59,18 @@ export type Env = {
   admin: { email: string; password: string } | undefined;
 };
 
+/** A configuration the studio cannot start with; its message is a sentence saying which variable to fix. */
+export class ConfigError extends Error {}
+
 export function parseEnv(source: Record<string, string | undefined>, cwd = process.cwd()): Env {
   const parsed = schema.safeParse(source);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-    throw new Error(`Quiver's configuration is invalid: ${problems.join("; ")}`);
+    throw new ConfigError(`Quiver's configuration is invalid: ${problems.join("; ")}`);
   }
   const v = parsed.data;
   if (!!v.QUIVER_ADMIN_EMAIL !== !!v.QUIVER_ADMIN_PASSWORD) {
-    throw new Error("Quiver's configuration is invalid: set QUIVER_ADMIN_EMAIL and QUIVER_ADMIN_PASSWORD together, or neither.");
+    throw new ConfigError("Quiver's configuration is invalid: set QUIVER_ADMIN_EMAIL and QUIVER_ADMIN_PASSWORD together, or neither.");
   }
   return {
     nodeEnv: v.NODE_ENV,

@@ -1,15 +1,18 @@
 // How the studio's start went: still starting, done, or what went wrong once the database itself was
 // fine (a studio key that does not match the secrets, say). Kept on globalThis because instrumentation
 // and routes are bundled apart.
-const holder = globalThis as typeof globalThis & { __quiverStartup?: { done: boolean; error: Error | null } };
+export type StartupFailure = { error: Error; sentence: string };
+
+const holder = globalThis as typeof globalThis & { __quiverStartup?: { done: boolean; failure: StartupFailure | null } };
 
 function state() {
-  holder.__quiverStartup ??= { done: false, error: null };
+  holder.__quiverStartup ??= { done: false, failure: null };
   return holder.__quiverStartup;
 }
 
-export function markStartupFailed(error: Error): void {
-  state().error = error;
+/** `sentence` is what /api/health answers: the error's own message only when the studio wrote it for a person. */
+export function markStartupFailed(error: Error, sentence: string): void {
+  state().failure = { error, sentence };
 }
 
 /** Every start-up step finished: migrations, the key check, the owner from the environment. */
@@ -17,9 +20,9 @@ export function markStartupDone(): void {
   state().done = true;
 }
 
-/** The start-up error /api/health reports, or null. */
-export function startupFailure(): Error | null {
-  return state().error;
+/** The start-up error and the sentence /api/health reports, or null. */
+export function startupFailure(): StartupFailure | null {
+  return state().failure;
 }
 
 export function startupDone(): boolean {

@@ -1,13 +1,15 @@
 // What the Node server does once when it starts: open and migrate the database, note the start,
 // and close cleanly on SIGTERM/SIGINT (without a clean close PGlite's serial ids jump: R-ops-clean-close).
 import type { Db } from "@/db/client";
+import { DataFolderLockedError } from "@/db/lock";
 import { recordAudit } from "./audit/record";
 import { createOwner, userCount } from "./auth/users";
 import { closeDatabase, startDatabase } from "./db";
-import { env } from "./env";
+import { ConfigError, env } from "./env";
+import { reportUnexpected } from "./error-report";
 import { closeAll } from "./host";
 import { studioRuntime } from "./runtime";
-import { prepareKey } from "./secrets/key";
+import { prepareKey, StudioKeyError } from "./secrets/key";
 import { markStartupDone, markStartupFailed } from "./startup-state";
 
 export async function startStudio(): Promise<void> {
@@ -23,9 +25,20 @@ export async function startStudio(): Promise<void> {
     console.log(`[quiver] database ready (${kind}); tools from ${env().toolsDir}`);
   } catch (err) {
     // Keep serving so /api/health can say what is wrong instead of a bare 500 (R-ops-instrumentation).
-    console.error(`[quiver] start-up failed: ${(err as Error).message}`);
-    markStartupFailed(err as Error);
+    const error = err instanceof Error ? err : new Error(String(err));
+    const own = ownSentence(error);
+    if (own) console.error(`[quiver] start-up failed: ${own}`);
+    markStartupFailed(error, own ?? reportUnexpected(error, "start-up").sentence);
   }
+}
+
+/**
+ * The message of a start-up error the studio wrote for a person (a second studio on a live data folder, a wrong key,
+ * a variable to fix), or null: anything else (a driver's words) is answered with an error id (R-error-id).
+ */
+function ownSentence(error: Error): string | null {
+  const own = error instanceof DataFolderLockedError || error instanceof StudioKeyError || error instanceof ConfigError;
+  return own ? error.message : null;
 }
 
 /** QUIVER_ADMIN_EMAIL and QUIVER_ADMIN_PASSWORD make the owner without a browser, once. */

@@ -1,4 +1,6 @@
-// Health: 200 once the studio has started (database migrated, key checked), 503 with the reason otherwise.
+// Health: 200 once the studio has started (database migrated, key checked), 503 with the reason otherwise. The
+// reason is a sentence a person can act on: the studio's own for what it checks itself, else one with the error id
+// the start-up's details were logged under (R-error-id), never a driver's words.
 import { NextResponse } from "next/server";
 import { databaseState } from "@/server/db";
 import { startupDone, startupFailure } from "@/server/startup-state";
@@ -6,13 +8,10 @@ import { startupDone, startupFailure } from "@/server/startup-state";
 export const dynamic = "force-dynamic";
 
 export async function GET() {
-  const state = databaseState();
-  // A start-up error after the database opened (a wrong studio key) is the one worth reporting.
   const failure = startupFailure();
-  if (failure && state?.status !== "failed") return NextResponse.json({ ok: false, error: failure.message }, { status: 503 });
+  if (failure) return NextResponse.json({ ok: false, error: failure.sentence }, { status: 503 });
+  const state = databaseState();
   if (state?.status === "ready" && startupDone()) return NextResponse.json({ ok: true, db: state.database.kind });
-  if (state?.status === "failed") {
-    return NextResponse.json({ ok: false, error: state.error.message }, { status: 503 });
-  }
+  // A database that failed is a start-up failure a moment later, once start-up has taken its error in.
   return NextResponse.json({ ok: false, error: "The studio is still starting." }, { status: 503 });
 }
