@@ -10,6 +10,7 @@
 // Short values: a value of fewer than MASK_FROM (4) characters is masked only where a whole string is the value
 // (or one of its forms) — masking "ok" or "42" inside every sentence would hide ordinary words and numbers, and
 // tell a reader what the value is. The tool host follows the same rule. The empty string is never masked.
+// The tool host looks for the same forms (server/toolhost/quiverhost/masking.py): a new form goes in both.
 
 export const MASK = "***";
 export const MASK_FROM = 4;

@@ -26,7 +26,8 @@ from .errors import exception_text
 from .loader import Tree
 from .memory import Memory, memory_error_text
 from .reaper import REAPER
-from .results import NotJson, content_of, cut_long, mask
+from .masking import masker
+from .results import NotJson, content_of, cut_long
 from .sessions import Sessions
 from .settings import SettingsError, build_settings
 from .validate import mismatch
@@ -34,7 +35,6 @@ from .workers import WORKERS
 
 DEFAULT_SECONDS = 120.0
 MAX_SECONDS = 600.0
-MASK_FROM = 4  # shorter secret values would mask ordinary words
 OVERRUN_ENDED = "notifications/quiver/overrun_ended"
 
 
@@ -340,10 +340,11 @@ def _answer(content: list[dict], outcome: str, started: float,
             secrets: list[str] | tuple = ()) -> dict:
     meta: dict[str, Any] = {"quiver/outcome": outcome,
                             "quiver/duration_ms": round((time.monotonic() - started) * 1000)}
-    hidden = [s for s in secrets if len(s) >= MASK_FROM]
+    # Every form of every secret, before a long text is written to its file (R-secret-mask).
+    mask = masker(secrets) if secrets else None
     for item in content:
         if item["type"] == "text":
-            item["text"], kept = cut_long(mask(item["text"], hidden))
+            item["text"], kept = cut_long(mask(item["text"]) if mask else item["text"])
             if kept and "quiver/truncated" not in meta:
                 meta["quiver/truncated"] = kept
     return {"content": content, "isError": outcome != "ok", "_meta": meta}

@@ -51,7 +51,8 @@ def _image(image: Image) -> dict:
 
 def cut_long(text: str) -> tuple[str, str | None]:
     """Text over 20,000 characters: kept whole in /tmp/tool-<uuid>.txt and cut to
-    its first 4,000 and last 1,000, with a note naming the file between them."""
+    its first 4,000 and last 1,000, with a note naming the file between them.
+    The text is masked already (masking.py): the file is as the studio may see it."""
     if len(text) <= CUT_OVER:
         return text, None
     path = os.path.join(tempfile.gettempdir(), f"tool-{uuid.uuid4()}.txt")
@@ -61,11 +62,3 @@ def cut_long(text: str) -> tuple[str, str | None]:
             f"{len(text):,} characters long. The whole of it is in {path}; read that file "
             "for the part in between ...]\n\n")
     return text[:HEAD] + note + text[-TAIL:], path
-
-
-def mask(text: str, secrets: list[str]) -> str:
-    """A secret value that made it into a result is shown as *** instead."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "***")
-    return text

@@ -24,7 +24,7 @@ from .hooks import Hooks
 from .loader import Tree
 from .memory import Memory
 from .protocol import INVALID_PARAMS, METHOD_NOT_FOUND, NO_REPLY, Connection, Reply, RpcError
-from .results import mask
+from .masking import masker
 
 PROTOCOL_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 FILE_NAME = re.compile(r"^[^/\\]+\.py$")
@@ -172,7 +172,7 @@ class Host:
             message = None if finished.value is None else str(finished.value)
         if message is None:
             return {"ok": True, "message": None}
-        return {"ok": False, "message": mask(message, [value] if value else [])}
+        return {"ok": False, "message": masker([value])(message)}
 
 
     def hook(self, params: dict, _reply: Reply) -> dict:
