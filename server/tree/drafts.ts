@@ -1,5 +1,5 @@
 // Unsaved editor buffers kept on the server, per person and file: a reload or a restart loses nothing.
-import { and, eq, or } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { drafts } from "@/db/schema";
 
@@ -41,8 +41,32 @@ export async function draftPaths(db: Db, userId: string): Promise<string[]> {
   return rows.map((row) => row.path);
 }
 
-/** A renamed file keeps its draft under the new name; a deleted one loses it. */
+/**
+ * A renamed file keeps its drafts under the new name; a deleted one loses them. A draft already under the new name
+ * belongs to no file: a rename goes only to a free name, so it was kept by an editor left open on a file deleted
+ * since. It gives way: restored on the renamed file it would pass off the deleted file's text as that file's
+ * unsaved edits, and it must not block the rename of a file whose drafts are real. An upsert rather than an update,
+ * so such an editor keeping its draft at the same moment cannot make the move collide.
+ */
 export async function moveDrafts(db: Db, from: string, to: string | null): Promise<void> {
-  if (to === null) await db.delete(drafts).where(eq(drafts.path, from));
-  else await db.update(drafts).set({ path: to }).where(eq(drafts.path, from));
+  if (to === null) {
+    await db.delete(drafts).where(eq(drafts.path, from));
+    return;
+  }
+  await db.transaction(async (tx) => {
+    await tx.delete(drafts).where(eq(drafts.path, to));
+    await tx
+      .insert(drafts)
+      .select(
+        tx
+          .select({ userId: drafts.userId, path: sql<string>`${to}::text`.as("path"), source: drafts.source, baseHash: drafts.baseHash, updatedAt: drafts.updatedAt })
+          .from(drafts)
+          .where(eq(drafts.path, from)),
+      )
+      .onConflictDoUpdate({
+        target: [drafts.userId, drafts.path],
+        set: { source: sql`excluded.source`, baseHash: sql`excluded.base_hash`, updatedAt: sql`excluded.updated_at` },
+      });
+    await tx.delete(drafts).where(eq(drafts.path, from));
+  });
 }

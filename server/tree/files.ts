@@ -137,7 +137,12 @@ export async function createFile(tree: string, name: string, source: string): Pr
   });
 }
 
-export async function renameFile(tree: string, from: string, to: string): Promise<void> {
+/**
+ * Moves `from` to `to`, refused when `to` exists. `alongside` (what belongs to the file in the database: its drafts
+ * and examples) runs under both names' locks once the file is at its new name and before the old name goes; when it
+ * fails the new name is taken away again, so the file never moves without what follows it, nor it without the file.
+ */
+export async function renameFile(tree: string, from: string, to: string, alongside?: () => Promise<void>): Promise<void> {
   const source = treePath(tree, from);
   const target = treePath(tree, to);
   const gone = () => new TreeError("NOT_FOUND", `There is no ${from} in the tool tree.`);
@@ -151,6 +156,12 @@ export async function renameFile(tree: string, from: string, to: string): Promis
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "ENOENT") throw gone();
       if (code === "EEXIST") throw new TreeError("EXISTS", `${to} already exists; choose another name.`);
+      throw err;
+    }
+    try {
+      await alongside?.();
+    } catch (err) {
+      await fs.unlink(target);
       throw err;
     }
     await fs.unlink(source);

@@ -29,10 +29,15 @@ export const toolFilesRouter = router({
     .mutation(({ input }) => createFile(env().toolsDir, input.path, input.source ?? starterSource(input.path))),
 
   rename: developerProcedure.input(z.object({ from: filePath, to: filePath })).mutation(async ({ input }) => {
-    await renameFile(env().toolsDir, input.from, input.to);
     const db = await getDb();
-    await moveDrafts(db, input.from, input.to);
-    await moveExamples(db, input.from, input.to);
+    // The drafts and examples move in one transaction while the file is under both names, so a failure leaves
+    // the file, its drafts and its examples where they were.
+    await renameFile(env().toolsDir, input.from, input.to, () =>
+      db.transaction(async (tx) => {
+        await moveDrafts(tx, input.from, input.to);
+        await moveExamples(tx, input.from, input.to);
+      }),
+    );
     return { path: input.to };
   }),
 
