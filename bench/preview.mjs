@@ -14,6 +14,8 @@ import { fmtMs, median, p95 } from "./stats.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+// What `npm start` serves with: the custom server that stamps each request's socket address (R-req-trusted-proxy).
+const serve = path.join(root, "scripts", "serve.mjs");
 const EDITS = 50;
 // Read from the editor's own source so the figure cannot drift from what ships.
 const DEBOUNCE_MS = Number(/PREVIEW_DEBOUNCE_MS = (\d+)/.exec(fs.readFileSync(path.join(root, "components/editor/use-preview.ts"), "utf8"))[1]);
@@ -63,7 +65,7 @@ fs.mkdirSync(tree);
 fs.writeFileSync(path.join(tree, "big.py"), bigToolFile());
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-const server = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+const server = spawn(process.execPath, [serve, "-p", String(port), "-H", "127.0.0.1"], {
   cwd: root,
   env: { ...env, QUIVER_DATA_DIR: path.join(dataDir, "data"), QUIVER_TOOLS_DIR: tree, ...owner },
   stdio: "ignore",

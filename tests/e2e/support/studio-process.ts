@@ -1,4 +1,5 @@
-// Starts the production build as a separate server, for tests about starting and stopping it.
+// Starts the production build as a separate server, for tests about starting and stopping it, the way `npm start`
+// serves it: scripts/serve.mjs, which stamps each request's socket address (R-req-trusted-proxy).
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
@@ -18,8 +19,8 @@ export async function freePort(): Promise<number> {
 
 export async function startStudio(env: Record<string, string>): Promise<Studio> {
   const port = await freePort();
-  const nextBin = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
-  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const serve = path.join(process.cwd(), "scripts", "serve.mjs");
+  const child = spawn(process.execPath, [serve, "-p", String(port), "-H", "127.0.0.1"], {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_MANUAL_SIG_HANDLE: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
