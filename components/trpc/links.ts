@@ -9,6 +9,10 @@ import type { AppRouter } from "@/server/trpc/router";
  */
 const STREAMED = new Set(["tools.try.run"]);
 
+// Queries too travel as POSTs, their input in the body: some inputs (the whole declaration agents.validate checks)
+// are far too large for a URL, which the server refuses with 431 past its header limit. The route allows it
+// (allowMethodOverride); a POST must name the studio as its Origin, which a browser does for its pages (R-req-origin).
+
 export function studioLinks(url = "/api/trpc", headers?: () => HTTPHeaders): TRPCLink<AppRouter>[] {
   return [
     splitLink({
@@ -18,7 +22,7 @@ export function studioLinks(url = "/api/trpc", headers?: () => HTTPHeaders): TRP
       false: splitLink({
         condition: (op) => STREAMED.has(op.path),
         true: httpBatchStreamLink({ url, headers }),
-        false: httpBatchLink({ url, headers }),
+        false: httpBatchLink({ url, headers, methodOverride: "POST" }),
       }),
     }),
   ];

@@ -11,6 +11,9 @@ const handler = guarded("trpc", (req: Request) =>
     req,
     router: appRouter,
     createContext: () => createContext({ headers: req.headers }),
+    // The pages send queries as POSTs (components/trpc/links.ts), since an input may be too large for a URL. This lets
+    // a read come as a POST, never a mutation as a GET (R-req-acting-post); a POST passes the Origin check first.
+    allowMethodOverride: true,
     // No onError: the error formatter (server/trpc/init.ts) logs an unexpected error once, masked, under its id.
   }),
 );
