@@ -6,3 +6,4 @@ export * from "./auth";
 export * from "./secrets";
 export * from "./tree";
 export * from "./runs";
+export * from "./mcp";

@@ -1,9 +1,10 @@
 // Where agents use a secret: their model's key and their entries' settings hold ${NAME}. With the tree's Try it
-// examples these are every place a secret is referenced (secretReferenceSources), so the Secrets table lists them
-// and a secret an agent uses is not deleted from under it.
+// examples and the MCP servers' rows these are every place a secret is referenced (secretReferenceSources), so the
+// Secrets table lists them and a secret in use is not deleted from under it.
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { agents } from "@/db/schema";
+import { mcpServerReferences } from "@/server/mcp/registry-references";
 import { likeReference, referencedNames } from "@/server/secrets/names";
 import { toolExampleReferences, type ReferenceSource } from "@/server/secrets/references";
 
@@ -35,4 +36,4 @@ export async function agentSecretReferences(db: Db, name: string | null): Promis
 }
 
 /** Every place that holds `${NAME}` references, for the secret store's list and its refusal to delete one in use. */
-export const secretReferenceSources: readonly ReferenceSource[] = [toolExampleReferences, agentSecretReferences];
+export const secretReferenceSources: readonly ReferenceSource[] = [toolExampleReferences, agentSecretReferences, mcpServerReferences];

@@ -13,8 +13,11 @@ import { REFERENCE, referencedNames } from "./names";
 /** Who uses the secrets, and for what: the `secret.used` audit row's actor and detail. */
 export type SecretUse = {
   actor: string;
-  /** try-it: the editor's Try it; run: an agent's run. A settings form's check is a secret.checked row (calls/check.ts). */
-  via: "try-it" | "run";
+  /**
+   * try-it: the editor's Try it; run: an agent's run; mcp-server: an MCP server started (or its session opened) with
+   * the secrets its row names. A settings form's check is a secret.checked row (calls/check.ts).
+   */
+  via: "try-it" | "run" | "mcp-server";
   /** The operation the values go to. */
   tool: string;
   /** The run that uses them, when it is a run. */
