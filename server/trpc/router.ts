@@ -3,6 +3,7 @@ import { router } from "./init";
 import { accountRouter } from "./routers/account";
 import { agentsRouter } from "./routers/agents";
 import { auditRouter } from "./routers/audit";
+import { mcpServersRouter } from "./routers/mcp-servers";
 import { runsRouter } from "./routers/runs";
 import { secretsRouter } from "./routers/secrets";
 import { toolsRouter } from "./routers/tools";
@@ -12,6 +13,7 @@ export const appRouter = router({
   account: accountRouter,
   agents: agentsRouter,
   audit: auditRouter,
+  mcpServers: mcpServersRouter,
   runs: runsRouter,
   secrets: secretsRouter,
   tools: toolsRouter,

@@ -1,0 +1,66 @@
+// Settings → MCP servers: admins register, change, import, test, restart and delete servers; builders see their
+// names and read their tools. The registry's own checks give the sentences, each at its field (R-mcp-register), so
+// a server is taken here as one JSON value, every string in it checked as text (R-input-text).
+import { z } from "zod";
+import { getDb } from "@/server/db";
+import { mcpPool } from "@/server/mcp/pool";
+import { agentsUsing, createServer, deleteServer, getServer, importMcpJson, listServers, updateServer } from "@/server/mcp/registry";
+import { adminProcedure, builderProcedure, router } from "../init";
+import { json, text } from "../text";
+
+const id = text().min(1).max(100);
+const server = json(z.record(z.string(), z.unknown()));
+/** An mcp.json is a few kilobytes; a megabyte is more than any client writes. */
+const MCP_JSON_MAX = 1_000_000;
+
+export const mcpServersRouter = router({
+  list: adminProcedure.query(async () => {
+    const pool = mcpPool();
+    return (await listServers(await getDb())).map((row) => ({ ...row, status: pool.status(row.id) }));
+  }),
+
+  get: adminProcedure.input(z.object({ id })).query(async ({ input }) => {
+    const db = await getDb();
+    const row = await getServer(db, input.id);
+    return { ...row, status: mcpPool().status(row.id), agents: await agentsUsing(db, row.id) };
+  }),
+
+  /** What a builder may know of the servers: enough to pick one as a source. */
+  names: builderProcedure.query(async () => {
+    const pool = mcpPool();
+    return (await listServers(await getDb())).map((row) => ({
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      transport: row.transport.type,
+      state: pool.status(row.id).state,
+    }));
+  }),
+
+  /** The server's tools, starting it if it is not running: a mutation, since that runs its program (R-req-acting-post). */
+  tools: builderProcedure
+    .input(z.object({ id, refresh: z.boolean().optional() }))
+    .mutation(async ({ input }) => mcpPool().listTools(await getDb(), input.id, { refresh: input.refresh })),
+
+  create: adminProcedure.input(z.object({ server })).mutation(async ({ input, ctx }) => createServer(await getDb(), ctx.user.id, input.server)),
+
+  update: adminProcedure.input(z.object({ id, server })).mutation(async ({ input, ctx }) => {
+    const row = await updateServer(await getDb(), ctx.user.id, input.id, input.server);
+    await mcpPool().forget(input.id);
+    return row;
+  }),
+
+  remove: adminProcedure.input(z.object({ id })).mutation(async ({ input, ctx }) => {
+    const removed = await deleteServer(await getDb(), ctx.user.id, input.id);
+    await mcpPool().forget(input.id);
+    return removed;
+  }),
+
+  import: adminProcedure
+    .input(z.object({ text: text().max(MCP_JSON_MAX, `An mcp.json has at most ${MCP_JSON_MAX} characters.`) }))
+    .mutation(async ({ input, ctx }) => importMcpJson(await getDb(), ctx.user.id, input.text)),
+
+  test: adminProcedure.input(z.object({ id })).mutation(async ({ input }) => mcpPool().testConnection(await getDb(), input.id)),
+
+  restart: adminProcedure.input(z.object({ id })).mutation(async ({ input }) => mcpPool().restart(await getDb(), input.id)),
+});
