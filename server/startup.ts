@@ -8,6 +8,7 @@ import { closeDatabase, startDatabase } from "./db";
 import { ConfigError, env } from "./env";
 import { reportUnexpected } from "./error-report";
 import { closeAll } from "./host";
+import { closeMcpServers } from "./mcp/pool";
 import { studioRuntime } from "./runtime";
 import { prepareKey, StudioKeyError } from "./secrets/key";
 import { markStartupDone, markStartupFailed } from "./startup-state";
@@ -57,8 +58,8 @@ function installShutdown(): void {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    console.log(`[quiver] ${signal}: stopping the tool hosts and closing the database`);
-    Promise.allSettled([closeAll()])
+    console.log(`[quiver] ${signal}: stopping the tool hosts and MCP servers and closing the database`);
+    Promise.allSettled([closeAll(), closeMcpServers()])
       .then(() => closeDatabase())
       .catch((err: Error) => console.error(`[quiver] closing the database failed: ${err.message}`))
       .finally(() => process.exit(0));

@@ -124,17 +124,21 @@ export class McpConnection {
   ready(): Promise<Link> {
     if (this.closed) return Promise.reject(new StartFailure(`The MCP server ${this.row.name} was removed or changed; ask again.`));
     if (this.link) return Promise.resolve(this.link);
-    if (this.opening) return this.opening;
+    // Checked before joining an opening: a restart may be sleeping out a long backoff.
     const wait = this.notBefore - Date.now();
     if (wait > this.options.waitForRestartMs) {
       const why = this.failure ?? (this.lastExit ? `It stopped (${this.lastExit.reason}).` : "It failed.");
-      return Promise.reject(new StartFailure(this.mask(`${why} The studio tries again in ${Math.ceil(wait / 1000)} s.`)));
+      const sentence = /[.!?…]$/.test(why) ? why : `${why}.`;
+      return Promise.reject(new StartFailure(this.mask(`${sentence} The studio tries again in ${Math.ceil(wait / 1000)} s.`)));
     }
-    return this.begin(Math.max(0, wait));
+    return this.opening ?? this.begin(Math.max(0, wait));
   }
 
-  /** Open after `delayMs`; callers in the meantime share the same opening. */
-  private begin(delayMs: number): Promise<Link> {
+  /**
+   * Open after `delayMs`; callers in the meantime share the same opening. A `restart` (a stdio server that exited)
+   * that fails to come up is tried again with the next backoff, up to MAX_RESTARTS in a row.
+   */
+  private begin(delayMs: number, restart = false): Promise<Link> {
     const generation = this.generation;
     const opening = (async () => {
       if (delayMs > 0) await sleep(delayMs);
@@ -149,7 +153,9 @@ export class McpConnection {
         if (generation !== this.generation) return;
         this.failure = this.mask(error instanceof Error ? error.message : String(error));
         this.failures += 1;
-        this.notBefore = Date.now() + this.backoff();
+        const delay = this.backoff();
+        this.notBefore = Date.now() + delay;
+        if (restart && !this.closed && this.failures <= MAX_RESTARTS) void this.begin(delay, true).catch(() => undefined);
       },
     );
     return opening;
@@ -218,7 +224,7 @@ export class McpConnection {
     this.notBefore = Date.now() + delay;
     const restart = link.kind === "stdio" && this.failures <= MAX_RESTARTS;
     process.stderr.write(this.mask(`quiver: the MCP server ${this.row.name} stopped (${this.lastExit.reason})${restart ? `; restarting in ${delay} ms` : ""}\n`));
-    if (restart) void this.begin(delay).catch(() => undefined);
+    if (restart) void this.begin(delay, true).catch(() => undefined);
     else this.failure = this.mask(`It stopped (${this.lastExit.reason}).`);
   }
 

@@ -7,9 +7,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { audit } from "@/db/schema";
 import { probeSandbox } from "@/server/host/sandbox";
+import { McpPool } from "@/server/mcp/pool";
 import { createServer } from "@/server/mcp/registry";
 import { createSecret } from "@/server/secrets/store";
-import { EVERYTHING, openStudio, PROBE, scratchEnv, textOf, until, type Studio } from "./helpers";
+import { EVERYTHING, MEMORY, openStudio, PROBE, scratchEnv, textOf, until, type Studio } from "./helpers";
 
 const scratch = scratchEnv("mcp-stdio");
 const TOKEN = "probe-token-Zq81vXw3";
@@ -91,6 +92,57 @@ describe("a stdio MCP server (R-mcp-one-connection)", () => {
     expect(status.lastExit?.reason).toMatch(/SIGKILL/);
     expect(textOf(await studio.pool.callTool(db, everything, "echo", { message: "after" }))).toBe("Echo: after");
     expect(studio.pool.status(everything).pid).not.toBe(pid);
+  });
+});
+
+describe("server-memory", () => {
+  it("keeps what it was told between calls of its one connection, in the file its row names", { timeout: 20_000 }, async () => {
+    const db = studio.database.db;
+    const folder = path.join(scratch, "memory");
+    fs.mkdirSync(folder);
+    const row = await createServer(db, "admin-1", {
+      name: "memory",
+      transport: { type: "stdio", command: "node", args: [MEMORY], cwd: folder, env: { MEMORY_FILE_PATH: path.join(folder, "memory.jsonl") } },
+    });
+    const made = await studio.pool.callTool(db, row.id, "create_entities", { entities: [{ name: "Quiver", entityType: "studio", observations: ["builds agents"] }] });
+    expect(made.isError).not.toBe(true);
+    expect(textOf(await studio.pool.callTool(db, row.id, "read_graph", {}))).toContain("builds agents");
+    expect(fs.readFileSync(path.join(folder, "memory.jsonl"), "utf8")).toContain("Quiver");
+  });
+});
+
+describe("a tool list that changes", () => {
+  it("is read again after notifications/tools/list_changed, with a later time", { timeout: 20_000 }, async () => {
+    const db = studio.database.db;
+    const first = await studio.pool.listTools(db, probe);
+    expect(first.tools.map((t) => t.name)).not.toContain("extra-1");
+    const changed = new Promise<void>((resolve) => void studio.pool.onToolsChanged(db, probe, resolve));
+    expect(textOf(await studio.pool.callTool(db, probe, "add-tool", {}))).toBe("added extra-1");
+    await changed;
+    expect(studio.pool.status(probe).toolCount).toBeNull();
+    const second = await studio.pool.listTools(db, probe);
+    expect(second.tools.map((t) => t.name)).toContain("extra-1");
+    expect(second.readAt.getTime()).toBeGreaterThan(first.readAt.getTime());
+  });
+});
+
+describe("a command that exits at start (R-mcp-restart-backoff)", () => {
+  it("answers with its exit code and last stderr line, and waits out its backoff before trying again", { timeout: 20_000 }, async () => {
+    const db = studio.database.db;
+    const row = await createServer(db, "admin-1", {
+      name: "broken",
+      transport: { type: "stdio", command: "node", args: ["-e", "console.error('starting'); console.error('no config file found'); process.exit(1)"] },
+    });
+    const pool = new McpPool({ dataDir: studio.dataDir, waitForRestartMs: 0, backoffMs: 5_000 });
+    try {
+      const answer = await pool.testConnection(db, row.id);
+      expect(answer).toMatchObject({ ok: false, sentence: "The command exited with code 1: no config file found" });
+      expect(pool.status(row.id)).toMatchObject({ state: "failed", sentence: answer.sentence, nextStartAt: expect.any(Date) });
+      const call = await pool.callTool(db, row.id, "anything", {});
+      expect(textOf(call)).toMatch(/^The MCP server broken is not available, so anything did not run: The command exited with code 1: no config file found\. The studio tries again in [45] s\.$/);
+    } finally {
+      await pool.closeAll();
+    }
   });
 });
 

@@ -41,5 +41,12 @@ server.registerTool(
   },
 );
 
+let extras = 0;
+server.registerTool("add-tool", { description: "Offer one more tool; the SDK announces it with list_changed." }, async () => {
+  extras += 1;
+  server.registerTool(`extra-${extras}`, { description: "Added while the server runs." }, async () => ({ content: [{ type: "text", text: "extra" }] }));
+  return { content: [{ type: "text", text: `added extra-${extras}` }] };
+});
+
 console.error(`probe server up; TOKEN_SEEN=${process.env.PROBE_TOKEN ?? "none"}`);
 await server.connect(new StdioServerTransport());
