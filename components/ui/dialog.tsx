@@ -10,18 +10,22 @@ export function Dialog({
   title,
   description,
   children,
+  size = "normal",
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: string;
   description?: ReactNode;
   children: ReactNode;
+  /** "wide" for a long form: wider, nearer the top, and scrolling within the window. */
+  size?: "normal" | "wide";
 }) {
+  const box = size === "wide" ? "top-[8vh] max-h-[84vh] w-[40rem] overflow-y-auto" : "top-1/4 w-[28rem]";
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="fixed inset-0 z-40 bg-black/30" />
-        <RadixDialog.Content className="fixed left-1/2 top-1/4 z-50 w-[28rem] max-w-[calc(100vw-2rem)] -translate-x-1/2 rounded-lg border border-zinc-200 bg-white p-5 shadow-xl dark:border-zinc-800 dark:bg-zinc-900">
+        <RadixDialog.Content className={`fixed left-1/2 z-50 ${box} max-w-[calc(100vw-2rem)] -translate-x-1/2 rounded-lg border border-zinc-200 bg-white p-5 shadow-xl dark:border-zinc-800 dark:bg-zinc-900`}>
           <RadixDialog.Title className="text-base font-semibold">{title}</RadixDialog.Title>
           {description ? (
             <RadixDialog.Description className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">

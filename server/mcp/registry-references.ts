@@ -25,7 +25,7 @@ export const mcpServerReferences: ReferenceSource = async (db: Db, name: string 
       .filter((found) => name === null || found === name)
       .map((found) => ({
         name: found,
-        reference: { kind: "mcp-server" as const, id: row.id, label: `the MCP server “${row.name}”`, href: `/settings/mcp-servers#${row.id}` },
+        reference: { kind: "mcp-server" as const, id: row.id, label: `the MCP server “${row.name}”`, href: `/settings/mcp#${row.id}` },
       })),
   );
 };

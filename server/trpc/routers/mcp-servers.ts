@@ -14,9 +14,12 @@ const server = json(z.record(z.string(), z.unknown()));
 const MCP_JSON_MAX = 1_000_000;
 
 export const mcpServersRouter = router({
+  /** Every row with where it stands and the agents that name it, so the page can say what a deletion would break. */
   list: adminProcedure.query(async () => {
+    const db = await getDb();
     const pool = mcpPool();
-    return (await listServers(await getDb())).map((row) => ({ ...row, status: pool.status(row.id) }));
+    const rows = await listServers(db);
+    return Promise.all(rows.map(async (row) => ({ ...row, status: pool.status(row.id), agents: await agentsUsing(db, row.id) })));
   }),
 
   get: adminProcedure.input(z.object({ id })).query(async ({ input }) => {

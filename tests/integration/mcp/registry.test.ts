@@ -140,7 +140,7 @@ describe("secrets and agents that use a server", () => {
   it("lists the server among a secret's uses and refuses to delete the secret under it", async () => {
     const row = (await listServers(db())).find((r) => r.name === "tidy")!;
     const secret = (await listSecrets(db(), secretReferenceSources)).find((s) => s.name === "GITHUB_TOKEN")!;
-    expect(secret.references).toEqual(expect.arrayContaining([{ kind: "mcp-server", id: row.id, label: "the MCP server “tidy”", href: `/settings/mcp-servers#${row.id}` }]));
+    expect(secret.references).toEqual(expect.arrayContaining([{ kind: "mcp-server", id: row.id, label: "the MCP server “tidy”", href: `/settings/mcp#${row.id}` }]));
     await expect(deleteSecret(db(), "admin-1", "GITHUB_TOKEN", secretReferenceSources)).rejects.toThrow(/GITHUB_TOKEN is still used by .*the MCP server “tidy”/);
   });
 
@@ -176,7 +176,7 @@ describe("the mcpServers router", () => {
     try {
       const made = await admin.import({ text: JSON.stringify({ mcpServers: { probe: { command: "node", args: [PROBE] } } }) });
       expect(made.map((r) => r.name)).toEqual(["probe"]);
-      expect((await admin.list())[0]).toMatchObject({ name: "probe", status: { state: "stopped" } });
+      expect((await admin.list())[0]).toMatchObject({ name: "probe", status: { state: "stopped" }, agents: [] });
       expect(await builder.names()).toEqual([{ id: made[0]!.id, name: "probe", description: "", transport: "stdio", state: "stopped" }]);
       await expect(admin.create({ server: { name: "nul\u0000name", transport: { type: "stdio", command: "node" } } })).rejects.toMatchObject({ code: "BAD_REQUEST" });
       await expect(admin.get({ id: "not-a-uuid" })).rejects.toMatchObject({ code: "NOT_FOUND" });
