@@ -51,12 +51,29 @@ describe("probing for bubblewrap", () => {
 });
 
 describe("programs the sandbox runs", () => {
-  it("binds the tool host's own folder read-only after every tmpfs, so a checkout under /tmp still runs", () => {
+  it("binds the tool host's own folder read-only after the private /tmp, so a checkout under /tmp still runs", () => {
     const mounts = mountsOf(
       bwrapArgs({ treeDir: "/tmp/t/tools", workDir: "/tmp/d/work/1", dataDir: "/tmp/d", programDirs: ["/tmp/checkout/server/toolhost"] }),
     ).map((m) => m.join(" "));
     const program = mounts.indexOf("--ro-bind /tmp/checkout/server/toolhost /tmp/checkout/server/toolhost");
     expect(program).toBeGreaterThan(mounts.indexOf("--tmpfs /tmp"));
-    expect(program).toBeGreaterThan(mounts.indexOf("--tmpfs /tmp/d"));
+  });
+
+  it("keeps the data folder hidden when a program's folder holds it, and the tree and work folder writable", () => {
+    const mounts = mountsOf(
+      bwrapArgs({ treeDir: "/tmp/c/tools", workDir: "/tmp/c/.quiver/work/1", dataDir: "/tmp/c/.quiver", programDirs: ["/tmp/c"] }),
+    ).map((m) => m.join(" "));
+    const program = mounts.indexOf("--ro-bind /tmp/c /tmp/c");
+    expect(program).toBeGreaterThan(mounts.indexOf("--tmpfs /tmp"));
+    expect(mounts.indexOf("--tmpfs /tmp/c/.quiver")).toBeGreaterThan(program);
+    expect(mounts.indexOf("--bind /tmp/c/tools /tmp/c/tools")).toBeGreaterThan(program);
+    expect(mounts.indexOf("--bind /tmp/c/.quiver/work/1 /tmp/c/.quiver/work/1")).toBeGreaterThan(mounts.indexOf("--tmpfs /tmp/c/.quiver"));
+  });
+
+  it("binds a program's folder inside the data folder back after hiding the data folder", () => {
+    const mounts = mountsOf(
+      bwrapArgs({ treeDir: "/srv/t/tools", workDir: "/srv/d/work/1", dataDir: "/srv/d", programDirs: ["/srv/d/published/host"] }),
+    ).map((m) => m.join(" "));
+    expect(mounts.indexOf("--ro-bind /srv/d/published/host /srv/d/published/host")).toBeGreaterThan(mounts.indexOf("--tmpfs /srv/d"));
   });
 });

@@ -14,8 +14,9 @@ export type SandboxPaths = {
   /** The studio's data folder (database, key file): hidden behind an empty tmpfs. */
   dataDir: string;
   /**
-   * Folders of programs the sandbox runs (the tool host itself), bound read-only after every tmpfs:
-   * a checkout under /tmp or under the data folder would otherwise vanish behind them.
+   * Folders of programs the sandbox runs (the tool host itself, an MCP server's package), bound read-only after
+   * the private /tmp, so a checkout under /tmp still runs; one that holds the data folder keeps it hidden, since
+   * the data folder's tmpfs comes after it, and one inside the data folder is bound back after that tmpfs.
    */
   programDirs?: string[];
 };
@@ -78,16 +79,18 @@ function isInside(child: string, parent: string): boolean {
 export function bwrapArgs({ treeDir, workDir, dataDir, programDirs = [] }: SandboxPaths): string[] {
   const bindTree = ["--bind", treeDir, treeDir];
   const treeInData = isInside(treeDir, dataDir);
+  const readOnly = (dirs: string[]) => dirs.flatMap((dir) => ["--ro-bind", dir, dir]);
   return [
     "--ro-bind", "/", "/",
     "--dev", "/dev",
     "--proc", "/proc",
     "--tmpfs", "/tmp",
+    ...readOnly(programDirs.filter((dir) => !isInside(dir, dataDir))),
     ...(treeInData ? [] : bindTree),
     "--tmpfs", dataDir,
     "--bind", workDir, workDir,
     ...(treeInData ? bindTree : []),
-    ...programDirs.flatMap((dir) => ["--ro-bind", dir, dir]),
+    ...readOnly(programDirs.filter((dir) => isInside(dir, dataDir))),
     "--chdir", workDir,
     "--die-with-parent",
     "--unshare-pid",

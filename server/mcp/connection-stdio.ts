@@ -1,7 +1,7 @@
 // Starting a stdio MCP server: the command its row names, with only the environment the row gives (resolved) plus
 // PATH and HOME (R-mcp-stdio-env), under the tool host's resource limits, inside bubblewrap where it works the way
 // the host is (R-mcp-stdio-sandbox). Its stderr's last 200 lines are kept; how it ended is recorded.
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { confine, type Limits, type SpawnSpec } from "@/server/host/command";
@@ -41,6 +41,24 @@ function limitArgs(limits: Limits, pathVar: string): string[] | null {
   ];
 }
 
+/**
+ * The folders a server's program needs to see inside the sandbox, whose private /tmp would otherwise hide a
+ * package installed under /tmp: for the command and each absolute path among its arguments, the nearest folder
+ * above it that holds a node_modules (the package it belongs to, and what it imports), else its own folder.
+ * The sandbox keeps the data folder hidden even when one of these holds it (R-mcp-stdio-sandbox).
+ */
+export function programDirs(paths: string[]): string[] {
+  const found = new Set<string>();
+  for (const given of paths) {
+    if (!path.isAbsolute(given) || !existsSync(given)) continue;
+    const start = statSync(given).isDirectory() ? given : path.dirname(given);
+    let dir = start;
+    while (dir !== path.dirname(dir) && !existsSync(path.join(dir, "node_modules"))) dir = path.dirname(dir);
+    found.add(dir === path.dirname(dir) ? start : dir);
+  }
+  return [...found].filter((dir) => dir !== "/");
+}
+
 /** What to spawn for a server whose values are resolved: the scrubbed env, the limits, the sandbox around both. */
 export async function stdioSpec(id: string, transport: StdioTransport, options: StdioOptions) {
   const home = serverWorkDir(options.dataDir, id);
@@ -55,7 +73,8 @@ export async function stdioSpec(id: string, transport: StdioTransport, options: 
   const [command, ...prefix] = limit ?? [found.file];
   const args = limit ? [...prefix, found.file, ...transport.args] : transport.args;
   const base: SpawnSpec = { command: command!, args, cwd, env };
-  const confined = await confine(base, { treeDir: home, workDir: cwd, dataDir: options.dataDir }, options.sandbox);
+  const programs = programDirs([found.file, ...transport.args]);
+  const confined = await confine(base, { treeDir: home, workDir: cwd, dataDir: options.dataDir, programDirs: programs }, options.sandbox);
   const unlimited = limit ? null : "prlimit is not installed, so the server runs without the host's resource limits: install util-linux";
   const confinement = [confined.reason, unlimited].filter(Boolean).join("; ") || null;
   return { spec: confined.spec, sandboxed: confined.sandboxed, confinement };

@@ -49,7 +49,7 @@ describe("quiver catalog", () => {
     expect(Object.keys(catalog)).toEqual(["files"]);
     expect(catalog.files.map((file) => file.path)).toEqual(["broken.py", "greet.py"]);
     const greet = catalog.files[1]!;
-    expect(Object.keys(greet).sort()).toEqual(["description", "errors", "kind", "offered", "path", "settings_schema", "title", "tools"]);
+    expect(Object.keys(greet).sort()).toEqual(["description", "errors", "kind", "offered", "path", "settings_schema", "title", "tools", "unavailable"]);
     expect(greet).toMatchObject({ kind: "functions", offered: true, errors: [] });
     const tool = (greet.tools as Array<Record<string, unknown>>)[0]!;
     expect(Object.keys(tool).sort()).toEqual(["description", "destructive", "input_schema", "name", "read_only", "replay", "risk", "scope", "timeout", "title"]);
