@@ -38,3 +38,17 @@ export const mcpServers = pgTable(
     check("mcp_servers_idle_check", sql`${t.idleStopS} between 0 and 86400`),
   ],
 );
+
+/**
+ * What an MCP tool said when a builder pinned it (R-mcp-pin-withheld), by its pin: an agent's entry keeps only the
+ * pin, and this keeps the text behind it, so the agent page can show the old and the new side by side when a
+ * server changes a tool. Rows are never changed: the same pin is always the same text.
+ */
+export const mcpToolPins = pgTable("mcp_tool_pins", {
+  pin: text("pin").primaryKey(),
+  name: text("name").notNull(),
+  description: text("description").notNull(),
+  /** The input schema as the server sent it. */
+  inputSchema: jsonb("input_schema").notNull(),
+  pinnedAt: timestamp("pinned_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -36,7 +36,11 @@ export const toolEntrySchema = z.strictObject({
   settings: z.record(z.string(), z.unknown(), { error: "settings are an object of field names to values" }).default({}),
   /** By operation name; an operation not listed takes the agent's default. */
   permissions: z.record(z.string(), permissionLevelSchema, { error: "permissions are an object of operation names to ALLOW, ASK or DENY" }).default({}),
-}, { error: "each entry is an object with entry, settings and permissions" });
+  /** Seconds a call of the named operation may take, at most its own bound (an MCP tool's 300 s, R-mcp-timeout). */
+  timeouts: z.record(z.string(), z.number({ error: "write whole seconds from 1 to 600" }).int().min(1).max(600), { error: "timeouts are an object of operation names to seconds" }).optional(),
+  /** An MCP server's entry: each tool's pin as the builder saved it, by the server's tool name (R-mcp-pin-withheld). */
+  pins: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/, "a pin is a sha256 in hex"), { error: "pins are an object of tool names to their sha256" }).optional(),
+}, { error: "each entry is an object with entry, settings, permissions and, for an MCP server, pins" });
 
 export const declarationSchema = z.strictObject({
   name: z.string({ error: "give the agent a name" }).trim().min(1, "give the agent a name").max(80, "a name has at most 80 characters"),

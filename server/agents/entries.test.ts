@@ -20,10 +20,10 @@ describe("the three shapes an entry takes (R-loop-entries)", () => {
     expect(parseEntry("tools/notes.py")).toEqual({ ok: true, entry: { kind: "tree", source: "tools/notes.py", operations: null } });
   });
 
-  it("reads a UUID as an MCP server, and refuses to resolve it until MCP servers arrive", () => {
-    const parsed = parseEntry("019e4f9a-a679-79b4-a21c-7ff9c60b9181");
-    expect(parsed).toMatchObject({ ok: true, entry: { kind: "mcp" } });
-    expect(problem("019e4f9a-a679-79b4-a21c-7ff9c60b9181")).toMatch(/MCP servers cannot be added/);
+  it("reads a UUID as an MCP server, and refuses one that no registered server has (R-mcp-names)", () => {
+    const parsed = parseEntry("019E4F9A-A679-79B4-A21C-7FF9C60B9181");
+    expect(parsed).toMatchObject({ ok: true, entry: { kind: "mcp", source: "019e4f9a-a679-79b4-a21c-7ff9c60b9181" } });
+    expect(problem("019e4f9a-a679-79b4-a21c-7ff9c60b9181")).toMatch(/^There is no MCP server 019e4f9a-a679-79b4-a21c-7ff9c60b9181; .*No MCP server is registered/);
   });
 
   it("says what an entry looks like when it is none of the three", () => {

@@ -1,6 +1,6 @@
 // Entries: the strings an agent's `tools` list is made of (R-loop-entries).
 //   system:<name>        a built-in source              tools/<file>.py   a file of the tree
-//   <uuid>               an MCP server (not yet: MCP servers arrive with their own issue; the seam is here)
+//   <uuid>               an MCP server an admin registered (its row's id)
 // and `#a,b` after any of them narrows the entry to those operations.
 //
 // Canonical form: the source as written, then the named operations in the source's order, each once. A narrowing
@@ -81,6 +81,15 @@ export function parseEntry(text: string): Parsed {
   return { ok: true, entry: { kind: "tree", source, operations } };
 }
 
+/** The MCP servers' ids these entries name (lower case, each once), whatever else is wrong with them. */
+export function mcpServersIn(entries: readonly unknown[]): string[] {
+  const ids = entries.flatMap((text) => {
+    const parsed = typeof text === "string" ? parseEntry(text.split("#")[0]!) : null;
+    return parsed?.ok && parsed.entry.kind === "mcp" ? [parsed.entry.source] : [];
+  });
+  return [...new Set(ids)];
+}
+
 export function formatEntry(entry: Pick<ParsedEntry, "source" | "operations">): string {
   return entry.operations === null ? entry.source : `${entry.source}#${entry.operations.join(",")}`;
 }
@@ -98,10 +107,8 @@ export function resolveEntry(text: string, sources: readonly Source[]): Resolved
     return { ok: false, problems: [parsed.problem + (head ? didYouMean(head, known) : "")] };
   }
   const entry = parsed.entry;
-  if (entry.kind === "mcp") {
-    return { ok: false, problems: [`${entry.source} looks like an MCP server's id, and MCP servers cannot be added to agents yet; remove this entry.`] };
-  }
   const source = sources.find((s) => s.entry === entry.source);
+  if (!source && entry.kind === "mcp") return { ok: false, problems: [noSuchServer(entry.source, sources)] };
   if (!source) {
     // Compared without the shared "system:" or "tools/", which would make every name look alike.
     const prefix = entry.kind === "system" ? "system:" : "tools/";
@@ -125,13 +132,27 @@ export function resolveEntry(text: string, sources: readonly Source[]): Resolved
   }
   const unknown = entry.operations.filter((name) => !names.includes(name));
   if (unknown.length > 0) {
+    const what = source.kind === "mcp" ? `The MCP server ${source.title} (${source.entry})` : source.entry;
     return {
       ok: false,
-      problems: [...new Set(unknown)].map((name) => `${source.entry} has no operation ${name}.${didYouMean(name, names) || ` Its operations are ${names.join(", ")}.`}`),
+      problems: [...new Set(unknown)].map((name) => {
+        const held = source.mcp?.unoffered.find((u) => u.tool === name);
+        if (held) return `${what} lists ${name}, but it is not offered: ${held.problem}`;
+        return `${what} has no ${source.kind === "mcp" ? "tool" : "operation"} ${name}.${didYouMean(name, names) || ` Its ${source.kind === "mcp" ? "tools" : "operations"} are ${names.join(", ")}.`}`;
+      }),
     };
   }
   const wanted = new Set(entry.operations);
   const operations = source.operations.filter((op) => wanted.has(op.name));
   const canonical = formatEntry({ source: entry.source, operations: operations.map((op) => op.name) });
   return { ok: true, entry: { ...entry, operations: operations.map((op) => op.name) }, canonical, source, operations };
+}
+
+/** An id no registered server has, with the registered servers whose ids or names come closest. */
+function noSuchServer(id: string, sources: readonly Source[]): string {
+  const servers = sources.filter((s) => s.kind === "mcp");
+  const near = closest(id, servers.map((s) => s.entry)).map((uuid) => `${servers.find((s) => s.entry === uuid)!.title} (${uuid})`);
+  const listed = near.length > 0 ? near : servers.slice(0, 3).map((s) => `${s.title} (${s.entry})`);
+  const hint = listed.length > 0 ? ` The closest registered ${listed.length === 1 ? "one is" : "ones are"} ${listed.join(", ")}.` : " No MCP server is registered; an admin adds them in Settings → MCP servers.";
+  return `There is no MCP server ${id}; it may have been deleted, or the id is mistyped.${hint}`;
 }

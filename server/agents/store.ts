@@ -5,16 +5,21 @@ import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { agents, agentVersions, runs, user } from "@/db/schema";
 import { recordAudit } from "@/server/audit/record";
-import { listSources } from "@/server/catalog/sources";
+import type { McpListing } from "@/server/catalog/mcp";
+import { listSources, type Source } from "@/server/catalog/sources";
+import { mcpPool, type McpPool } from "@/server/mcp/pool";
 import { DomainError } from "@/server/errors";
 import { secretNames } from "@/server/secrets/store";
 import { parseDeclaration, type AgentDeclaration, type Problem } from "./declaration";
 import { summarizeChange } from "./diff";
+import { mcpServersIn, resolveEntry } from "./entries";
+import { keepPinnedTexts } from "./pin-texts";
+import { pinsToSave } from "./pins";
 import { detectDrift, fingerprint, stableJson, type EntryDrift, type EntryPrint } from "./drift";
 import { validateDeclaration, type ValidationContext } from "./validate";
 
-/** Where an agent's sources live: the tool tree, and the workspace its roots are confined to. */
-export type Place = { tree: string; workspace: string };
+/** Where an agent's sources live: the tool tree, the workspace its roots are confined to, the MCP servers' connections. */
+export type Place = { tree: string; workspace: string; /** The studio process's own pool unless given. */ mcp?: McpPool };
 
 export type AgentSummary = {
   id: string;
@@ -49,9 +54,21 @@ export type VersionInfo = {
   declaration: AgentDeclaration;
 };
 
+/** The MCP servers as the agent pages read them: every registered one, or only those `only` names (none: no listing). */
+export function mcpListing(db: Db, place: Place, only?: readonly string[]): McpListing | undefined {
+  if (only?.length === 0) return undefined;
+  return { db, pool: place.mcp ?? mcpPool(), only };
+}
+
+/** The MCP servers' ids an input's entries name, whatever else is wrong with it. */
+function namedServers(input: unknown): string[] {
+  const tools = (input as { tools?: unknown } | null)?.tools;
+  return Array.isArray(tools) ? mcpServersIn(tools.map((tool) => (tool as { entry?: unknown } | null)?.entry)) : [];
+}
+
 /** What validation needs to know of the studio now: its sources, its secrets' names, its workspace. */
-export async function validationContext(db: Db, place: Place): Promise<ValidationContext> {
-  const [{ sources, treeError }, names] = await Promise.all([listSources(place.tree), secretNames(db)]);
+export async function validationContext(db: Db, place: Place, mcpServers: readonly string[] = []): Promise<ValidationContext> {
+  const [{ sources, treeError }, names] = await Promise.all([listSources(place.tree, mcpListing(db, place, mcpServers)), secretNames(db)]);
   return { sources, treeError, secretNames: new Set(names.map((s) => s.name)), workspace: place.workspace };
 }
 
@@ -109,14 +126,31 @@ export async function freeName(db: Db, base: string): Promise<string> {
   }
 }
 
+/**
+ * Each MCP entry with its tools' pins (R-mcp-pin-withheld): a pin the input or the previous version holds for the
+ * same server stays, since a save is not an acceptance; a tool the entry did not offer before is pinned as it is now.
+ */
+function withPins(declaration: AgentDeclaration, sources: readonly Source[], previous?: AgentDeclaration): AgentDeclaration {
+  const kept = new Map<string, Record<string, string>>();
+  for (const tool of previous?.tools ?? []) if (tool.pins) kept.set(tool.entry.split("#")[0]!, tool.pins);
+  return {
+    ...declaration,
+    tools: declaration.tools.map((tool) => {
+      const resolved = resolveEntry(tool.entry, sources);
+      if (!resolved.ok || resolved.source.kind !== "mcp") return tool;
+      return { ...tool, pins: pinsToSave(resolved, { ...kept.get(resolved.source.entry), ...tool.pins }) };
+    }),
+  };
+}
+
 /** The declaration checked and canonical, with its fingerprints; or a refusal naming every problem. */
-export async function checked(db: Db, input: unknown, place: Place, options: { except?: string; what?: string } = {}) {
-  const context = await validationContext(db, place);
+export async function checked(db: Db, input: unknown, place: Place, options: { except?: string; what?: string; previous?: AgentDeclaration } = {}) {
+  const context = await validationContext(db, place, namedServers(input));
   const validation = validateDeclaration(input, context);
   const problems = [...validation.problems];
   if (validation.declaration && (await nameTaken(db, validation.declaration.name, options.except))) problems.push(nameProblem(validation.declaration.name));
   if (problems.length > 0 || !validation.declaration) throw invalid(problems, options.what);
-  const declaration = validation.declaration;
+  const declaration = withPins(validation.declaration, context.sources, options.previous);
   const fingerprints: EntryPrint[] = declaration.tools.map((tool, i) => ({ entry: tool.entry, operations: fingerprint(validation.operations[i] ?? []) }));
   return { declaration, fingerprints, context };
 }
@@ -160,7 +194,7 @@ export async function getAgent(db: Db, id: string, place: Place): Promise<AgentD
     .where(eq(agents.id, id));
   if (!row) throw noSuchAgent(id);
   const declaration = declarationOf(row.declaration);
-  const { sources, treeError } = await listSources(place.tree);
+  const { sources, treeError } = await listSources(place.tree, mcpListing(db, place, namedServers(declaration)));
   const drift = detectDrift(declaration, row.fingerprints as EntryPrint[], sources, treeError);
   return { ...summaryOf(row, declaration), declaration, createdAt: row.createdAt, createdBy: row.createdBy, drift, treeError };
 }
@@ -184,8 +218,9 @@ export async function createAgentChecked(db: Db, actor: string, declaration: Age
 
 /** A new agent from a declaration; refused, with every problem named, unless it validates. */
 export async function createAgent(db: Db, actor: string, input: unknown, place: Place, summary = "Created"): Promise<AgentDetail> {
-  const { declaration, fingerprints } = await checked(db, input, place, { what: "created" });
+  const { declaration, fingerprints, context } = await checked(db, input, place, { what: "created" });
   const id = await createAgentChecked(db, actor, declaration, fingerprints, summary);
+  await keepPinnedTexts(db, declaration, context.sources);
   await recordAudit(db, { actor, action: "agent.created", target: declaration.name, detail: { id } });
   return getAgent(db, id, place);
 }
@@ -218,15 +253,16 @@ export type SaveInput = { id: string; baseVersion: number; declaration: unknown 
  * is not the latest, so two tabs never silently overwrite each other. Saving what is already there makes no
  * version, unless the sources moved on: then the save accepts their changes and clears the drift.
  */
-export async function saveAgent(db: Db, actor: string, input: SaveInput, place: Place): Promise<AgentDetail> {
+export async function saveAgent(db: Db, actor: string, input: SaveInput, place: Place, options: { summary?: string } = {}): Promise<AgentDetail> {
   const [row] = await db.select({ version: agents.version, declaration: agents.declaration, fingerprints: agents.fingerprints }).from(agents).where(eq(agents.id, input.id));
   if (!row) throw noSuchAgent(input.id);
   if (row.version !== input.baseVersion) throw stale((await latest(db, input.id))!);
-  const { declaration, fingerprints } = await checked(db, input.declaration, place, { except: input.id });
   const before = declarationOf(row.declaration);
+  const { declaration, fingerprints, context } = await checked(db, input.declaration, place, { except: input.id, previous: before });
+  await keepPinnedTexts(db, declaration, context.sources);
   const sameDeclaration = stableJson(before) === stableJson(declaration);
   if (sameDeclaration && stableJson(row.fingerprints) === stableJson(fingerprints)) return getAgent(db, input.id, place);
-  const summary = sameDeclaration ? "Accepted changes in its sources" : summarizeChange(before, declaration);
+  const summary = options.summary ?? (sameDeclaration ? "Accepted changes in its sources" : summarizeChange(before, declaration));
   const version = input.baseVersion + 1;
   const saved = await db
     .transaction(async (tx) => {

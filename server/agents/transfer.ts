@@ -10,6 +10,7 @@ import { DomainError } from "@/server/errors";
 import { SECRET_REFERENCE } from "@/server/secrets/names";
 import { parseDeclaration, type AgentDeclaration } from "./declaration";
 import { resolveEntry } from "./entries";
+import { keepPinnedTexts } from "./pin-texts";
 import { isSecretField } from "./settings";
 import { checked, createAgentChecked, freeName, getAgent, invalid, type AgentDetail, type Place } from "./store";
 
@@ -75,7 +76,8 @@ export async function importAgent(db: Db, actor: string, json: string, place: Pl
       input = { ...input, name: free };
     }
   }
-  const { declaration, fingerprints } = await checked(db, input, place, { what: "imported" });
+  const { declaration, fingerprints, context } = await checked(db, input, place, { what: "imported" });
+  await keepPinnedTexts(db, declaration, context.sources);
   const id = await createAgentChecked(db, actor, declaration, fingerprints, renamedFrom ? `Imported (named ${renamedFrom} in the file)` : "Imported");
   await recordAudit(db, { actor, action: "agent.imported", target: declaration.name, detail: { id } });
   return { agent: await getAgent(db, id, place), renamedFrom };

@@ -7,7 +7,7 @@ import { didYouMean } from "./closest";
 import { SECRET_REFERENCE } from "@/server/secrets/names";
 import { parseDeclaration, toolEntrySchema, type AgentDeclaration, type Problem } from "./declaration";
 import { resolveEntry } from "./entries";
-import { clashes } from "./model-view";
+import { clashes, named } from "./model-view";
 import { settingsProblems, type SettingsContext } from "./settings";
 
 export type ValidationContext = SettingsContext & {
@@ -99,9 +99,10 @@ export function validateDeclaration(input: unknown, ctx: ValidationContext): Val
   results.forEach((r, i) => {
     if (r.source && r.operations) aligned[tools[i]!.index] = { source: r.source, operations: r.operations };
   });
-  const clash = clashes(aligned);
+  const renamed = named(aligned);
+  const clash = clashes(renamed);
   for (const p of clash.problems) problems.push({ path: `tools[${p.index}].entry`, message: p.message });
-  const operations = aligned.map((r, index) => (r && !clash.refused.has(index) ? r.operations : null));
+  const operations = renamed.map((r, index) => (r && !clash.refused.has(index) ? r.operations : null));
   const declaration = parsed.declaration && {
     ...parsed.declaration,
     tools: parsed.declaration.tools.map((tool, index) => ({ ...tool, entry: results[index]?.canonical ?? tool.entry.trim() })),

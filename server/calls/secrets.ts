@@ -89,6 +89,11 @@ export class SegmentSecrets implements SecretScope {
     return { settings: substitute(settings, values) as Record<string, unknown>, mask: this.masker };
   }
 
+  /** Values given out elsewhere for this run (an MCP server's resolved row), masked from now on like its own. */
+  learn(values: Iterable<string>): void {
+    this.give(values);
+  }
+
   private give(values: Iterable<string>): void {
     let added = false;
     for (const value of values) {

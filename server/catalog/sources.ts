@@ -1,36 +1,15 @@
 // Every source a builder may add to an agent, in one shape whatever it comes from: the built-ins (server/system),
-// the files of the tree (through the tool host's catalog) and, later, the MCP servers an admin registered.
+// the files of the tree (through the tool host's catalog) and the MCP servers an admin registered (mcp.ts).
 // Edit when a new kind of source arrives: it adds one list to listSources and nothing else changes.
 import fs from "node:fs";
 import { hostFor, type CatalogFile, type CatalogTool } from "@/server/host";
 import { SYSTEM_SOURCES, type SystemSource } from "@/server/system";
 import { isCapability } from "@/server/operations/capabilities";
-import { highestRisk, isReplay, isRisk, type JsonSchema, type Operation, type Risk } from "@/server/operations/operation";
+import { highestRisk, isReplay, isRisk, type Operation } from "@/server/operations/operation";
+import { mcpSources, type McpListing } from "./mcp";
+import type { Source } from "./source";
 
-export type SourceKind = "system" | "tree";
-
-export type SourceError = { line: number | null; message: string };
-
-export type Source = {
-  /** What an agent's entry names: "system:filesystem", "tools/notes.py". */
-  entry: string;
-  kind: SourceKind;
-  title: string;
-  description: string;
-  /** The riskiest of its operations. */
-  risk: Risk;
-  /** Every tag its operations declare, sorted. */
-  capabilities: string[];
-  operations: Operation[];
-  settings_schema: JsonSchema | null;
-  /** Whether an agent may use it: a file with any error offers nothing (R-file-errors-offer-nothing), nor one whose check() says no (R-module-check). */
-  offered: boolean;
-  errors: SourceError[];
-  /** Why a source without errors is not offered right now, in a sentence; null when it is offered or has errors. */
-  unavailable: string | null;
-  /** What is worth fixing but offers nothing less, e.g. a capability outside the vocabulary. */
-  warnings: string[];
-};
+export type { McpSourceInfo, McpTool, Source, SourceError, SourceKind } from "./source";
 
 export type SourceList = {
   sources: Source[];
@@ -122,17 +101,19 @@ export function systemSources(): Source[] {
 }
 
 /**
- * Every source, built-ins first, then the tree's files by name: what the agent pages list and validate against,
- * and what a run's catalog is read from. MCP servers join here when they arrive.
+ * Every source, built-ins first, then the tree's files by name, then the MCP servers when `mcp` says where to find
+ * them (every registered server, or only those an agent names): what the agent pages list and validate against,
+ * and what a run's catalog is read from.
  */
-export async function listSources(tree: string): Promise<SourceList> {
+export async function listSources(tree: string, mcp?: McpListing): Promise<SourceList> {
   let files: CatalogFile[] = [];
   let treeError: string | null = null;
+  const servers = mcp ? mcpSources(mcp) : Promise.resolve([]);
   try {
     // A studio without a tree yet has no files to offer, and that is not an error.
     if (fs.existsSync(tree)) files = (await hostFor(tree).catalog(true)).files;
   } catch (err) {
     treeError = `The tool host could not read the tree, so none of its files is offered: ${(err as Error).message}`;
   }
-  return { sources: [...systemSources(), ...fromTree(files)], treeError, files };
+  return { sources: [...systemSources(), ...fromTree(files), ...(await servers)], treeError, files };
 }

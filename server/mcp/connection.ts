@@ -88,6 +88,11 @@ export class McpConnection {
     private readonly options: ConnectionOptions,
   ) {}
 
+  /** Every value this server was given (its row's secrets, resolved): for a caller's own masker. */
+  resolvedValues(): readonly string[] {
+    return this.seen;
+  }
+
   /** Masks every value this server was ever given. */
   mask(text: string): string {
     return this.masker(text);

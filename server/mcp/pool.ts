@@ -79,6 +79,11 @@ export class McpPool {
     return (await this.connection(db, id)).callTool(name, args, options);
   }
 
+  /** The values the server's row resolved to so far (its secrets), for the caller's masker (R-secret-mask). */
+  resolvedValues(id: string): readonly string[] {
+    return this.connections.get(id)?.resolvedValues() ?? [];
+  }
+
   /** Called when the server's tools change (list_changed), until the returned unsubscribe. */
   async onToolsChanged(db: Db, id: string, listener: () => void): Promise<() => void> {
     return (await this.connection(db, id)).onToolsChanged(listener);

@@ -3,9 +3,10 @@
 // loop needs to call it (its entry, behaviour, voice lines). It is kept in the run's first event, so a run resumed
 // after a restart uses the same list rather than reading the catalog again.
 import type { AgentDeclaration } from "@/server/agents/declaration";
-import { resolveEntry } from "@/server/agents/entries";
-import { clashes, modelView, type ModelTool } from "@/server/agents/model-view";
+import { mcpServersIn } from "@/server/agents/entries";
+import { modelTool, resolveAgent, type ModelTool } from "@/server/agents/model-view";
 import type { JsonSchema, Replay, Risk } from "@/server/operations/operation";
+import type { McpListing } from "@/server/catalog/mcp";
 import { listSources, type Source } from "@/server/catalog/sources";
 import type { CatalogFile } from "@/server/host";
 
@@ -20,9 +21,13 @@ export type RunOperation = {
   entry: number;
   /** The entry's source: "system:filesystem", "tools/notes.py". */
   source: string;
-  kind: "system" | "tree";
+  kind: "system" | "tree" | "mcp";
   risk: Risk;
   read_only: boolean;
+  /** Asks the person by default unless the builder chose (R-mcp-behaviour); absent in runs from before MCP. */
+  destructive?: boolean;
+  /** An MCP server's tool: the server, the tool's own name, the operation's name in its source, and the nulls that mean "left out". */
+  mcp?: { server: string; tool: string; operation: string; nullMeansOmitted: string[] };
   concurrent: boolean;
   timeout: number | null;
   replay: Replay;
@@ -78,26 +83,34 @@ function extrasOf(files: CatalogFile[]): Map<string, Extra> {
 }
 
 /** Every source as it is now (the agent pages' own list), with the tree's per-operation extras. */
-export async function readSources(tree: string): Promise<{ sources: Source[]; extras: Map<string, Extra>; treeError: string | null }> {
-  const { sources, files, treeError } = await listSources(tree);
+export async function readSources(tree: string, mcp?: McpListing): Promise<{ sources: Source[]; extras: Map<string, Extra>; treeError: string | null }> {
+  const { sources, files, treeError } = await listSources(tree, mcp);
   return { sources, extras: extrasOf(files), treeError };
+}
+
+/** The MCP servers a declaration's entries name, by id: the only ones a run reads. */
+export function mcpServersOf(declaration: AgentDeclaration): string[] {
+  return mcpServersIn(declaration.tools.map((tool) => tool.entry));
+}
+
+/** An MCP tool's bound, lowered (never raised) by the builder's limit for it (R-mcp-timeout). */
+function lowered(own: number | null, limit: number | undefined): number | null {
+  return limit === undefined || own === null ? (own ?? limit ?? null) : Math.min(own, limit);
 }
 
 /** The run's catalog for this declaration against these sources. */
 export function runCatalog(declaration: AgentDeclaration, sources: Source[], extras: Map<string, Extra>, treeError: string | null = null): RunCatalog {
   const entries = declaration.tools.map((t) => t.entry);
-  const view = modelView(entries, sources);
-  const resolved = entries.map((text) => {
-    const r = resolveEntry(text, sources);
-    return r.ok ? r : null;
-  });
-  const { refused } = clashes(resolved);
+  const { resolved, refused, problems: viewProblems } = resolveAgent(declaration.tools, sources);
+  const tools: ModelTool[] = [];
   const operations: RunOperation[] = [];
   resolved.forEach((r, entry) => {
     if (!r || refused.has(entry)) return;
     for (const op of r.operations) {
+      tools.push(modelTool(op));
       const kind = r.source.kind;
       const interactive = r.source.entry === "system:ask_user";
+      const mcp = r.source.mcp?.tools[op.name];
       operations.push({
         name: op.name,
         title: op.title,
@@ -107,16 +120,18 @@ export function runCatalog(declaration: AgentDeclaration, sources: Source[], ext
         kind,
         risk: op.risk,
         read_only: op.read_only,
+        destructive: op.destructive,
         concurrent: op.concurrent,
-        timeout: op.timeout,
+        timeout: mcp ? lowered(op.timeout, declaration.tools[entry]!.timeouts?.[mcp.operation]) : op.timeout,
         replay: op.replay,
         ...(kind === "tree" ? (extras.get(op.name) ?? NO_EXTRA) : { ...NO_EXTRA, interactive }),
+        ...(mcp ? { mcp: { server: r.source.entry, tool: mcp.tool, operation: mcp.operation, nullMeansOmitted: mcp.nullMeansOmitted } } : {}),
       });
     }
   });
   const offered = new Set(operations.map((op) => op.name));
   const withheld = [...new Set(sources.flatMap((s) => s.operations.map((op) => op.name)))].filter((name) => !offered.has(name));
-  const problems = view.problems.map((p) => `tools[${p.index}] (${entries[p.index]}): ${p.message}`);
+  const problems = viewProblems.map((p) => `tools[${p.index}] (${entries[p.index]}): ${p.message}`);
   if (treeError) problems.unshift(treeError);
-  return { tools: view.tools, operations, withheld, problems };
+  return { tools, operations, withheld, problems };
 }

@@ -108,13 +108,17 @@ async function permitted(run: Run, p: PreparedCall): Promise<string | null> {
   const op = p.op!;
   if (p.resumed?.approved) return null;
   const entry = run.declaration.tools[op.entry]!;
-  const explicit = explicitPermission(op.source, op.name, entry.permissions);
-  const decision = mayRun({
+  // An MCP tool renamed in this agent (R-mcp-names) keeps the permission set under its name in the source.
+  const explicit = explicitPermission(op.source, op.name, entry.permissions) ?? (op.mcp ? (entry.permissions[op.mcp.operation] ?? null) : null);
+  // A tool its server marks destructive asks first unless the builder chose otherwise (R-mcp-behaviour).
+  const destructive = op.kind === "mcp" && op.destructive === true && explicit === null && run.declaration.policy.permission === "ALLOW";
+  const decided = mayRun({
     explicit,
-    agentDefault: run.declaration.policy.permission,
+    agentDefault: destructive ? "ASK" : run.declaration.policy.permission,
     sessionGrant: run.grants.has(op.name),
     canAsk: run.deps.settings.canAsk,
   });
+  const decision = destructive && decided.action !== "run" ? { ...decided, reason: decided.reason.replace("the agent's default", "its server, which marks it destructive") } : decided;
   if (decision.action === "refuse") return `${op.name} was refused and did not run: ${decision.reason}`;
   const hook = p.resumed?.asked === "approval" ? null : await consultHook(run, p);
   if (hook?.decision === "refuse") return hookRefusal(op.name, hook);

@@ -2,7 +2,8 @@
 // called through the one pipeline (server/calls/) with its entry's settings and the run's secrets, under the run's
 // stop. What is the run's own is here: which target each kind of operation is, and what a stopped run's calls
 // answer. The answer is an outcome (ok, refused, failed, transient, timeout), text and any images.
-import { callOperation, SettingsUnavailable, systemTarget, treeTarget, type CallTarget } from "@/server/calls";
+import { callOperation, mcpTarget, SettingsUnavailable, systemTarget, treeTarget, type CallTarget } from "@/server/calls";
+import { mcpPool } from "@/server/mcp/pool";
 import type { CallResult, StudioRequest } from "@/server/host";
 import type { RunOperation } from "./catalog";
 import type { Run } from "./run";
@@ -32,6 +33,11 @@ const TARGETS: { [K in RunOperation["kind"]]: (run: Run, op: RunOperation, callI
     systemTarget(op.source.slice("system:".length), op.name, (call) =>
       systemContext(run, op, { callId, settings: call.settings, signal: call.signal, resumed: options.resumed, progress: call.progress }),
     ),
+  mcp: (run, op) =>
+    mcpTarget(run.deps.mcp ?? mcpPool(), run.deps.db, op.mcp!.server, op.mcp!.tool, op.name, {
+      nullMeansOmitted: op.mcp!.nullMeansOmitted,
+      onValues: (values) => run.secrets.learn(values),
+    }),
 };
 
 /**

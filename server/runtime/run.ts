@@ -2,6 +2,7 @@
 // cache, the approvals and questions it waits on, and its secrets (resolved once per segment, server/calls/), whose
 // values mask everything it stores or streams. Built fresh at start, or rebuilt from run_events (replay.ts) to continue.
 import type { Db } from "@/db/client";
+import type { McpPool } from "@/server/mcp/pool";
 import type { RunStatus } from "@/db/schema";
 import type { AgentDeclaration } from "@/server/agents/declaration";
 import { SegmentSecrets } from "@/server/calls";
@@ -93,7 +94,7 @@ export class Run {
     readonly declaration: AgentDeclaration,
     readonly startedBy: string,
     public catalog: RunCatalog,
-    readonly deps: { db: Db; log: EventLog; tree: string; dataDir: string; settings: RuntimeSettings },
+    readonly deps: { db: Db; log: EventLog; tree: string; dataDir: string; settings: RuntimeSettings; mcp?: McpPool },
   ) {}
 
   /** The tree's tool host, looked up once per run. */

@@ -6,7 +6,8 @@ import type { Db } from "@/db/client";
 import type { RunStatus } from "@/db/schema";
 import type { Channel } from "@/db/client";
 import { DomainError } from "@/server/errors";
-import { readSources, runCatalog } from "./catalog";
+import { mcpPool, type McpPool } from "@/server/mcp/pool";
+import { mcpServersOf, readSources, runCatalog } from "./catalog";
 import { prepareRoots } from "./context";
 import { Coordination } from "./coordination";
 import { EventLog, type RunEvent } from "./events";
@@ -25,6 +26,8 @@ export type RuntimeOptions = {
   dataDir: string;
   /** PostgreSQL's LISTEN/NOTIFY, where other studio processes may share the database (bus.ts). */
   channel?: Channel;
+  /** The MCP servers' connections; the studio process's own pool by default. */
+  mcp?: McpPool;
 } & Partial<RuntimeSettings>;
 
 export type Who = { id: string; name?: string | null };
@@ -78,8 +81,12 @@ export class Runtime {
     return this.options.db;
   }
 
+  private get mcp(): McpPool {
+    return this.options.mcp ?? mcpPool();
+  }
+
   private deps() {
-    return { db: this.db, log: this.log, tree: this.options.tree, dataDir: this.options.dataDir, settings: this.settings };
+    return { db: this.db, log: this.log, tree: this.options.tree, dataDir: this.options.dataDir, settings: this.settings, mcp: this.options.mcp };
   }
 
   private launch(run: Run, before?: () => Promise<void>): void {
@@ -106,7 +113,10 @@ export class Runtime {
     this.launch(run, async () => {
       prepareRoots(run);
       // The catalog is read once per run, here.
-      const { sources, extras, treeError } = await readSources(this.options.tree);
+      // Only the MCP servers the agent names are read; one that is down offers nothing, with why (R-mcp-down-at-start).
+      const only = mcpServersOf(declaration);
+      const mcp = only.length > 0 ? { db: this.db, pool: this.mcp, only, provider: declaration.model.provider } : undefined;
+      const { sources, extras, treeError } = await readSources(this.options.tree, mcp);
       run.catalog = runCatalog(declaration, sources, extras, treeError);
       void run.emit("run_started", {
         agent,

@@ -32,6 +32,8 @@ const matrix: Record<string, Needs> = {
   "agents.search": "builder",
   "agents.modelView": "builder",
   "agents.validate": "builder",
+  "agents.acceptToolChange": "builder",
+  "agents.toolChanges": "builder",
   "audit.list": "admin",
   "mcpServers.list": "admin",
   "mcpServers.get": "admin",

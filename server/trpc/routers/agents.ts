@@ -6,10 +6,12 @@ import { searchSources } from "@/server/catalog/search";
 import { listSources } from "@/server/catalog/sources";
 import { getDb } from "@/server/db";
 import { env } from "@/server/env";
-import { POLICY_DEFAULTS } from "@/server/agents/declaration";
+import { acceptToolChange, agentToolChanges } from "@/server/agents/accept";
+import { POLICY_DEFAULTS, PROVIDERS } from "@/server/agents/declaration";
+import { mcpServersIn } from "@/server/agents/entries";
 import { hookInfo } from "@/server/agents/hook";
 import { modelView } from "@/server/agents/model-view";
-import { agentHistory, checked, createAgent, deleteAgent, duplicateAgent, getAgent, listAgents, saveAgent, type Place } from "@/server/agents/store";
+import { agentHistory, checked, createAgent, deleteAgent, duplicateAgent, getAgent, listAgents, mcpListing, saveAgent, type Place } from "@/server/agents/store";
 import { exportAgent, importAgent } from "@/server/agents/transfer";
 import { DomainError } from "@/server/errors";
 import { workspaceDir } from "@/server/system/filesystem/workspace";
@@ -47,21 +49,36 @@ export const agentsRouter = router({
 
   /** Everything the palette and the cards need: sources, the capability vocabulary, the call hook, the defaults. */
   sources: builderProcedure.query(async () => {
-    const { sources, treeError } = await listSources(env().toolsDir);
+    const db = await getDb();
+    const { sources, treeError } = await listSources(env().toolsDir, mcpListing(db, place()));
     const hook = await hookInfo(env().toolsDir, sources.flatMap((s) => s.operations.map((op) => op.name)));
     return { sources, treeError, capabilities: CAPABILITIES, hook, policyDefaults: POLICY_DEFAULTS };
   }),
 
   search: builderProcedure.input(z.object({ query: text().max(200) })).query(async ({ input }) => {
-    const { sources } = await listSources(env().toolsDir);
+    const { sources } = await listSources(env().toolsDir, mcpListing(await getDb(), place()));
     return searchSources(sources, input.query);
   }),
 
   /** What the model sees for these entries (unsaved ones too): settings are not even an input. */
-  modelView: builderProcedure.input(z.object({ entries: z.array(text().max(4_000)).max(100) })).query(async ({ input }) => {
-    const { sources } = await listSources(env().toolsDir);
-    return modelView(input.entries, sources);
-  }),
+  modelView: builderProcedure
+    .input(z.object({ entries: z.array(text().max(4_000)).max(100), provider: z.enum(PROVIDERS).optional() }))
+    .query(async ({ input }) => {
+      // MCP schemas are normalised for the agent's provider (R-mcp-schema-normalise), so the preview is what it sends.
+      const listing = mcpListing(await getDb(), place(), mcpServersIn(input.entries));
+      const { sources } = await listSources(env().toolsDir, listing && { ...listing, provider: input.provider });
+      return modelView(input.entries, sources);
+    }),
+
+  /** An MCP entry's tools changed since they were pinned, each with the text accepted beside the text now. */
+  toolChanges: builderProcedure
+    .input(z.object({ id: text().uuid(), entry: z.number().int().min(0).max(99) }))
+    .query(async ({ input }) => agentToolChanges(await getDb(), input, place())),
+
+  /** A builder accepts what an MCP server's tools say now (R-mcp-pin-withheld); the agent page shows the change first. */
+  acceptToolChange: builderProcedure
+    .input(z.object({ id: text().uuid(), baseVersion: z.number().int().min(1), entry: z.number().int().min(0).max(99), tools: z.array(text().max(128)).max(500).optional() }))
+    .mutation(async ({ input, ctx }) => acceptToolChange(await getDb(), ctx.user.id, input, place())),
 
   /** Every problem a save would name, without saving; `id` is the agent being edited (its own name is no clash). */
   validate: builderProcedure
