@@ -5,10 +5,11 @@ import { inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { mcpToolPins } from "@/db/schema";
 import type { Source } from "@/server/catalog/sources";
+import type { JsonSchema } from "@/server/operations/operation";
 import type { AgentDeclaration } from "./declaration";
 import { resolveEntry } from "./entries";
 
-type Said = { description: string; inputSchema: unknown };
+type Said = { description: string; inputSchema: JsonSchema };
 
 /** Every MCP tool of the declaration whose saved pin is what the server says now, with that text. */
 export async function keepPinnedTexts(db: Db, declaration: AgentDeclaration, sources: readonly Source[]): Promise<void> {
@@ -18,7 +19,7 @@ export async function keepPinnedTexts(db: Db, declaration: AgentDeclaration, sou
     return resolved.operations.flatMap((op) => {
       const tool = resolved.source.mcp!.tools[op.name];
       if (!tool || entry.pins?.[tool.tool] !== tool.pin) return [];
-      return [{ pin: tool.pin, name: tool.tool, description: tool.said.description, inputSchema: tool.said.inputSchema ?? {} }];
+      return [{ pin: tool.pin, name: tool.tool, description: tool.said.description, inputSchema: tool.said.inputSchema }];
     });
   });
   if (rows.length > 0) await db.insert(mcpToolPins).values(rows).onConflictDoNothing();
@@ -41,6 +42,6 @@ export async function toolChanges(db: Db, entry: AgentDeclaration["tools"][numbe
   });
   const old = changed.flatMap((tool) => (entry.pins?.[tool.tool] ? [entry.pins[tool.tool]!] : []));
   const kept = old.length > 0 ? await db.select().from(mcpToolPins).where(inArray(mcpToolPins.pin, old)) : [];
-  const byPin = new Map(kept.map((row) => [row.pin, { description: row.description, inputSchema: row.inputSchema }]));
+  const byPin = new Map(kept.map((row) => [row.pin, { description: row.description, inputSchema: row.inputSchema as JsonSchema }]));
   return changed.map((tool) => ({ tool: tool.tool, before: byPin.get(entry.pins?.[tool.tool] ?? "") ?? null, after: tool.said }));
 }

@@ -3,6 +3,8 @@
 // changed since the save is withheld until a builder accepts the change (acceptToolChange in store.ts).
 import type { Operation } from "@/server/operations/operation";
 import type { Source } from "@/server/catalog/sources";
+import type { AgentDeclaration } from "./declaration";
+import { resolveEntry } from "./entries";
 
 export type Pins = Record<string, string>;
 
@@ -40,3 +42,17 @@ export function withholdChanged<R extends Resolution>(r: R, saved: Pins | undefi
   });
   return { resolution: { ...r, operations }, notices };
 }
+
+/** Per MCP entry, the server's tools a run would withhold now: changed since their pin, or never pinned. */
+export function unacceptedTools(declaration: AgentDeclaration, sources: readonly Source[]): Array<{ index: number; tools: string[] }> {
+  return declaration.tools.flatMap((entry, index) => {
+    const resolved = resolveEntry(entry.entry, sources);
+    if (!resolved.ok || !resolved.source.mcp) return [];
+    const tools = resolved.operations.flatMap((op) => {
+      const tool = resolved.source.mcp!.tools[op.name];
+      return tool && entry.pins?.[tool.tool] !== tool.pin ? [tool.tool] : [];
+    });
+    return tools.length > 0 ? [{ index, tools }] : [];
+  });
+}
+

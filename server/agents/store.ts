@@ -14,7 +14,7 @@ import { parseDeclaration, type AgentDeclaration, type Problem } from "./declara
 import { summarizeChange } from "./diff";
 import { mcpServersIn, resolveEntry } from "./entries";
 import { keepPinnedTexts } from "./pin-texts";
-import { pinsToSave } from "./pins";
+import { pinsToSave, unacceptedTools } from "./pins";
 import { detectDrift, fingerprint, stableJson, type EntryDrift, type EntryPrint } from "./drift";
 import { validateDeclaration, type ValidationContext } from "./validate";
 
@@ -42,6 +42,8 @@ export type AgentDetail = AgentSummary & {
   createdBy: string;
   /** Per entry, what changed in its source since the last save. */
   drift: EntryDrift[];
+  /** Per MCP entry, the tools withheld from runs until a builder accepts them (R-mcp-pin-withheld); a save does not. */
+  unaccepted: Array<{ index: number; tools: string[] }>;
   treeError: string | null;
 };
 
@@ -196,7 +198,8 @@ export async function getAgent(db: Db, id: string, place: Place): Promise<AgentD
   const declaration = declarationOf(row.declaration);
   const { sources, treeError } = await listSources(place.tree, mcpListing(db, place, namedServers(declaration)));
   const drift = detectDrift(declaration, row.fingerprints as EntryPrint[], sources, treeError);
-  return { ...summaryOf(row, declaration), declaration, createdAt: row.createdAt, createdBy: row.createdBy, drift, treeError };
+  const unaccepted = unacceptedTools(declaration, sources);
+  return { ...summaryOf(row, declaration), declaration, createdAt: row.createdAt, createdBy: row.createdBy, drift, unaccepted, treeError };
 }
 
 /** Inserts an already-checked declaration as a new agent at version 1. */

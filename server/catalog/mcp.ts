@@ -9,7 +9,7 @@ import type { McpPool } from "@/server/mcp/pool";
 import { listServers, type McpServerRow } from "@/server/mcp/registry";
 import { normaliseToolSchema, type Provider } from "@/server/mcp/schema/normalise";
 import { toolPin } from "@/server/mcp/schema/pin";
-import { highestRisk, type Operation, type Risk } from "@/server/operations/operation";
+import { highestRisk, type JsonSchema, type Operation, type Risk } from "@/server/operations/operation";
 import type { McpSourceInfo, Source } from "./source";
 
 /** The MCP row of the timeout table: a tool's bound when the builder sets none lower (R-mcp-timeout). */
@@ -74,7 +74,7 @@ export function fromMcpTools(row: Pick<McpServerRow, "id" | "name" | "descriptio
       operation: name,
       pin: toolPin(tool),
       nullMeansOmitted: normalised.nullMeansOmitted ?? [],
-      said: { description: tool.description ?? "", inputSchema: tool.inputSchema },
+      said: { description: tool.description ?? "", inputSchema: (tool.inputSchema ?? {}) as JsonSchema },
     };
     operations.push({
       name,

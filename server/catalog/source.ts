@@ -11,7 +11,7 @@ export type McpTool = {
   pin: string;
   nullMeansOmitted: string[];
   /** What the server says of it now, as it sent it: what a pin stands for (R-mcp-pin). */
-  said: { description: string; inputSchema: unknown };
+  said: { description: string; inputSchema: JsonSchema };
 };
 
 export type McpSourceInfo = {

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { acceptToolChange, agentToolChanges } from "@/server/agents/accept";
-import { createAgent, type Place } from "@/server/agents/store";
+import { createAgent, getAgent, type Place } from "@/server/agents/store";
 import { McpPool } from "@/server/mcp/pool";
 import { createServer, updateServer } from "@/server/mcp/registry";
 import { normaliseToolSchema } from "@/server/mcp/schema/normalise";
@@ -103,6 +103,7 @@ describe("MCP tools in a run", () => {
     expect(started!.problems.join(" ")).toMatch(/note of the MCP server changing changed since the agent was saved .*a builder must accept the change on the agent page/);
     expect(offeredTools(s.model.requests.at(-1)!)).toEqual(["reword"]);
 
+    expect((await getAgent(db, agent.id, place)).unaccepted).toEqual([{ index: 0, tools: ["note"] }]);
     const changes = await agentToolChanges(db, { id: agent.id, entry: 0 }, place);
     expect(changes).toEqual([
       {
@@ -118,6 +119,7 @@ describe("MCP tools in a run", () => {
     await settled(s, again);
     expect(dataOf(await s.events(again), "run_started")[0]!.tools.map((tool) => tool.name)).toEqual(["note", "reword"]);
     expect(await agentToolChanges(db, { id: agent.id, entry: 0 }, place)).toEqual([]);
+    expect(accepted.unaccepted).toEqual([]);
   });
 
   it("names a server that is down when the run starts among its problems, and the run goes on (R-mcp-down-at-start)", { timeout: 60_000 }, async () => {
