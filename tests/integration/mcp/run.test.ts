@@ -5,7 +5,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { audit } from "@/db/schema";
 import { acceptToolChange, agentToolChanges } from "@/server/agents/accept";
 import { createAgent, getAgent, type Place } from "@/server/agents/store";
 import { McpPool } from "@/server/mcp/pool";
@@ -91,7 +93,11 @@ describe("MCP tools in a run", () => {
     const server = (await createServer(db, "admin-1", stdio("changing", [CHANGING]))).id;
     const agent = await agentOf([`${server}#note,reword`]);
     s.model.reply(call("reword"), text("Reworded."));
-    expect((await settled(s, await s.run(agent.id))).status).toBe("done");
+    const reworded = await s.run(agent.id);
+    expect((await settled(s, reworded)).status).toBe("done");
+    // A tool that is not read-only is an action, audited like any other (R-loop-audit).
+    const rows = await db.select().from(audit).where(eq(audit.action, "tool.executed"));
+    expect(rows.map((row) => [row.target, (row.detail as { run?: string; source?: string }).run, (row.detail as { source?: string }).source])).toContainEqual(["reword", reworded, server]);
     // list_changed drops the pool's list; the next read sees the new description.
     await until(async () => (await pool.listTools(db, server)).tools.some((tool) => tool.description?.includes("outside")), "the new description");
 
@@ -189,6 +195,24 @@ describe("MCP tools in a run", () => {
     expect((await settled(s, runId)).status).toBe("cancelled");
     expect(dataOf(await s.events(runId), "tool_result")[0]!.text).toMatch(/stopped the run while this call ran/);
     await until(() => fs.existsSync(marker) && fs.readFileSync(marker, "utf8").includes("cancelled after"), "the server to see the cancellation");
+  });
+
+  it("lets the call hook see an MCP call by name, source and arguments, and refuse it before the server runs it", { timeout: 40_000 }, async () => {
+    const hook = path.join(path.dirname(s.tree), "hooks", "tools.py");
+    fs.mkdirSync(path.dirname(hook), { recursive: true });
+    fs.writeFileSync(hook, `from quiver import Refused\n\n\ndef check(call):\n    if call.name == "echo" and call.source == "${everything}" and call.arguments.get("message") == "secret plans":\n        raise Refused("Echo may not repeat plans.")\n    return None\n`);
+    try {
+      const { id } = await agentOf([`${everything}#echo`]);
+      s.model.reply(call("echo", { message: "secret plans" }), text("Refused."));
+      const runId = await s.run(id);
+      expect((await settled(s, runId)).status).toBe("done");
+      expect(dataOf(await s.events(runId), "tool_result")[0]).toMatchObject({
+        outcome: "refused",
+        text: "echo was refused by the call hook (hooks/tools.py) and did not run: Echo may not repeat plans.",
+      });
+    } finally {
+      fs.rmSync(hook, { force: true });
+    }
   });
 });
 
