@@ -14,7 +14,7 @@ import { McpPool } from "@/server/mcp/pool";
 import { createServer, updateServer } from "@/server/mcp/registry";
 import { normaliseToolSchema } from "@/server/mcp/schema/normalise";
 import { workspaceDir } from "@/server/system/filesystem/workspace";
-import { call, offeredTools, text, toolMessages } from "@/tests/support/loopback-model";
+import { call, calls, offeredTools, text, toolMessages } from "@/tests/support/loopback-model";
 import { ANN, dataOf, settled, studio, waitForEvent, type Studio } from "../runtime/setup";
 import { createSecret } from "@/server/secrets/store";
 import { EVERYTHING, PROBE, until } from "./helpers";
@@ -65,6 +65,20 @@ describe("MCP tools in a run", () => {
     const normalised = normaliseToolSchema(tools.find((tool) => tool.name === "echo")!.inputSchema, { provider: "openai-compatible" });
     expect(first!.body.tools![0]!.function.parameters).toEqual("schema" in normalised ? normalised.schema : null);
     expect(toolMessages(second!).map((m) => m.content)).toEqual(["Echo: hi there"]);
+  });
+
+  it("gives the model an image as an image, a resource with its URI, and links by their URI (R-mcp-content)", { timeout: 40_000 }, async () => {
+    const { id } = await agentOf([`${everything}#get-tiny-image,get-resource-reference,get-resource-links`]);
+    s.model.reply(
+      calls({ name: "get-tiny-image", arguments: {} }, { name: "get-resource-reference", arguments: { resourceType: "Text", resourceId: 1 } }, { name: "get-resource-links", arguments: { count: 2 } }),
+      text("Seen."),
+    );
+    const runId = await s.run(id);
+    expect((await settled(s, runId)).status).toBe("done");
+    const [image, reference, links] = dataOf(await s.events(runId), "tool_result");
+    expect(image!.images).toEqual([expect.objectContaining({ mimeType: "image/png" })]);
+    expect(reference!.text).toMatch(/^Resource \S+:\/\/\S+/m);
+    expect(links!.text.match(/^Resource link \S+:\/\/\S+/gm)).toHaveLength(2);
   });
 
   it("turns the server's progress notifications into the call's progress lines (R-mcp-content)", { timeout: 40_000 }, async () => {
