@@ -17,7 +17,7 @@ import { workspaceDir } from "@/server/system/filesystem/workspace";
 import { call, calls, offeredTools, text, toolMessages } from "@/tests/support/loopback-model";
 import { ANN, dataOf, settled, studio, waitForEvent, type Studio } from "../runtime/setup";
 import { createSecret } from "@/server/secrets/store";
-import { EVERYTHING, PROBE, until } from "./helpers";
+import { EVERYTHING, MEMORY, PROBE, until } from "./helpers";
 
 const CHANGING = path.join(__dirname, "servers/changing-server.mjs");
 const mcpData = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-mcp-run-"));
@@ -91,15 +91,35 @@ describe("MCP tools in a run", () => {
     expect(dataOf(events, "tool_result")[0]).toMatchObject({ outcome: "ok", text: expect.stringMatching(/Long running operation completed/) });
   });
 
-  it("asks before a tool its server marks destructive, when the builder chose nothing (R-mcp-behaviour)", { timeout: 40_000 }, async () => {
-    const server = (await createServer(s.database.db, "admin-1", stdio("destructive", [CHANGING]))).id;
-    const { id } = await agentOf([`${server}#erase,note`]);
-    s.model.reply(call("erase"));
+  it("asks before server-memory's delete_entities, which its server marks destructive, and runs create_entities at once (R-mcp-behaviour)", { timeout: 40_000 }, async () => {
+    const folder = fs.mkdtempSync(path.join(mcpData, "memory-"));
+    const memory = await createServer(s.database.db, "admin-1", {
+      name: "memory",
+      transport: { type: "stdio", command: "node", args: [MEMORY], cwd: folder, env: { MEMORY_FILE_PATH: path.join(folder, "memory.jsonl") } },
+    });
+    const { id } = await agentOf([`${memory.id}#create_entities,delete_entities`]);
+    s.model.reply(call("create_entities", { entities: [{ name: "Quiver", entityType: "studio", observations: ["builds agents"] }] }), call("delete_entities", { entityNames: ["Quiver"] }));
     const { runId } = await s.runtime.start({ agentId: id, message: "Go.", user: ANN });
     const asked = await waitForEvent(s.runtime, runId, "approval_requested");
-    expect(asked).toMatchObject({ operation: "erase", reason: "Needs approval (its server, which marks it destructive)." });
+    expect(asked).toMatchObject({ operation: "delete_entities", reason: "Needs approval (its server, which marks it destructive)." });
+    expect(dataOf(await s.events(runId), "tool_result")).toEqual([expect.objectContaining({ operation: "create_entities", outcome: "ok" })]);
     await s.runtime.cancel(runId, ANN);
     expect((await settled(s, runId)).status).toBe("cancelled");
+    expect(fs.readFileSync(path.join(folder, "memory.jsonl"), "utf8")).toContain("Quiver");
+  });
+
+  it("runs a destructive tool without asking when the builder set it to Allowed (R-mcp-behaviour)", { timeout: 40_000 }, async () => {
+    const server = (await createServer(s.database.db, "admin-1", stdio("destructive", [CHANGING]))).id;
+    const made = await createAgent(
+      s.database.db,
+      ANN.id,
+      { name: `mcp agent ${++agents}`, model: { provider: "openai-compatible", model: "loopback", base_url: s.model.url }, tools: [{ entry: `${server}#erase`, permissions: { erase: "ALLOW" } }] },
+      place,
+    );
+    s.model.reply(call("erase"), text("Erased."));
+    const runId = await s.run(made.id);
+    expect((await settled(s, runId)).status).toBe("done");
+    expect(dataOf(await s.events(runId), "tool_result")[0]).toMatchObject({ operation: "erase", outcome: "ok", text: "erased" });
   });
 
   it("withholds a tool that changed since the agent was saved, until a builder accepts it (R-mcp-pin-withheld)", { timeout: 60_000 }, async () => {
