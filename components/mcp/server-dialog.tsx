@@ -68,8 +68,26 @@ function ServerFormBody({ server, onClose }: { server: ServerRow | null; onClose
           ...(stdio ? [] : [<option key={`bearer-${secret.name}`} value={`Bearer \${${secret.name}}`} label={`${secret.name} as a bearer token`} />]),
         ])}
       </datalist>
-      <Field id="mcp-name" label="Name" autoFocus required spellCheck={false} value={form.name} onChange={(e) => change({ name: e.target.value })} placeholder="tickets" error={at(placed, "name")} hint="Builders pick the server by this name." />
-      <Field id="mcp-description" label="Description" value={form.description} onChange={(e) => change({ description: e.target.value })} placeholder="What its tools do" error={at(placed, "description")} />
+      <Field
+        id="mcp-name"
+        label="Name"
+        autoFocus
+        required
+        spellCheck={false}
+        value={form.name}
+        onChange={(e) => change({ name: e.target.value })}
+        placeholder="tickets"
+        error={at(placed, "name")}
+        hint="Builders pick the server by this name."
+      />
+      <Field
+        id="mcp-description"
+        label="Description"
+        value={form.description}
+        onChange={(e) => change({ description: e.target.value })}
+        placeholder="What its tools do"
+        error={at(placed, "description")}
+      />
       <fieldset className="flex flex-col gap-1 text-sm">
         <legend className="mb-1 font-medium">Transport</legend>
         <div className="flex gap-4">
@@ -83,18 +101,86 @@ function ServerFormBody({ server, onClose }: { server: ServerRow | null; onClose
       </fieldset>
       {stdio ? (
         <>
-          <Field id="mcp-command" label="Command" required spellCheck={false} value={form.command} onChange={(e) => change({ command: e.target.value })} placeholder="npx" error={at(placed, "command")} hint="A program on the studio's PATH, or its absolute path." />
-          <TextArea id="mcp-args" label="Arguments" rows={3} value={form.args} onChange={(args) => change({ args })} placeholder={"-y\n@modelcontextprotocol/server-memory"} error={at(placed, "args")} hint="One argument per line; ${NAME} names a secret." />
-          <Field id="mcp-cwd" label="Working folder" spellCheck={false} value={form.cwd} onChange={(e) => change({ cwd: e.target.value })} placeholder="/srv/mcp/tickets" error={at(placed, "cwd")} hint="An absolute path; empty for the studio's own." />
-          <PairsEditor id="mcp-env" legend="Environment" keyLabel="Variable" keyPlaceholder="API_TOKEN" valuePlaceholder="${API_TOKEN}" pairs={form.env} onChange={(env) => change({ env })} problems={byKey(placed, "env")} listProblems={placed.get("env") ?? []} suggestions={SECRETS_LIST} />
+          <Field
+            id="mcp-command"
+            label="Command"
+            required
+            spellCheck={false}
+            value={form.command}
+            onChange={(e) => change({ command: e.target.value })}
+            placeholder="npx"
+            error={at(placed, "command")}
+            hint="A program on the studio's PATH, or its absolute path."
+          />
+          <TextArea
+            id="mcp-args"
+            label="Arguments"
+            value={form.args}
+            onChange={(args) => change({ args })}
+            placeholder={"-y\n@modelcontextprotocol/server-memory"}
+            error={at(placed, "args")}
+            hint="One argument per line; ${NAME} names a secret."
+          />
+          <Field
+            id="mcp-cwd"
+            label="Working folder"
+            spellCheck={false}
+            value={form.cwd}
+            onChange={(e) => change({ cwd: e.target.value })}
+            placeholder="/srv/mcp/tickets"
+            error={at(placed, "cwd")}
+            hint="An absolute path; empty for the studio's own."
+          />
+          <PairsEditor
+            id="mcp-env"
+            legend="Environment"
+            keyLabel="Variable"
+            keyPlaceholder="API_TOKEN"
+            valuePlaceholder="${API_TOKEN}"
+            pairs={form.env}
+            onChange={(env) => change({ env })}
+            problems={byKey(placed, "env")}
+            listProblems={placed.get("env") ?? []}
+            suggestions={SECRETS_LIST}
+          />
         </>
       ) : (
         <>
-          <Field id="mcp-url" label="URL" required inputMode="url" spellCheck={false} value={form.url} onChange={(e) => change({ url: e.target.value })} placeholder="https://mcp.example.com/mcp" error={at(placed, "url")} hint="The server's Streamable HTTP endpoint; an older HTTP+SSE server is reached too." />
-          <PairsEditor id="mcp-headers" legend="Headers" keyLabel="Header" keyPlaceholder="Authorization" valuePlaceholder="Bearer ${API_TOKEN}" pairs={form.headers} onChange={(headers) => change({ headers })} problems={byKey(placed, "headers")} listProblems={placed.get("headers") ?? []} suggestions={SECRETS_LIST} />
+          <Field
+            id="mcp-url"
+            label="URL"
+            required
+            inputMode="url"
+            spellCheck={false}
+            value={form.url}
+            onChange={(e) => change({ url: e.target.value })}
+            placeholder="https://mcp.example.com/mcp"
+            error={at(placed, "url")}
+            hint="The server's Streamable HTTP endpoint; an older HTTP+SSE server is reached too."
+          />
+          <PairsEditor
+            id="mcp-headers"
+            legend="Headers"
+            keyLabel="Header"
+            keyPlaceholder="Authorization"
+            valuePlaceholder="Bearer ${API_TOKEN}"
+            pairs={form.headers}
+            onChange={(headers) => change({ headers })}
+            problems={byKey(placed, "headers")}
+            listProblems={placed.get("headers") ?? []}
+            suggestions={SECRETS_LIST}
+          />
         </>
       )}
-      <Field id="mcp-idle" label="Stop after idle (minutes)" inputMode="decimal" value={form.idleMinutes} onChange={(e) => change({ idleMinutes: e.target.value })} error={at(placed, "idle")} hint="0 keeps it running; it starts again when next needed." />
+      <Field
+        id="mcp-idle"
+        label="Stop after idle (minutes)"
+        inputMode="decimal"
+        value={form.idleMinutes}
+        onChange={(e) => change({ idleMinutes: e.target.value })}
+        error={at(placed, "idle")}
+        hint="0 keeps it running; it starts again when next needed."
+      />
       {unplaced.length > 0 || other ? (
         <p role="alert" className="text-sm text-red-600">
           {[...unplaced, ...(other ? [other] : [])].join(" ")}

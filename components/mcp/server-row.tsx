@@ -22,7 +22,7 @@ function Transport({ server }: { server: Row }) {
   const line = t.type === "stdio" ? [t.command, ...t.args].join(" ") : t.url;
   const label = t.type === "stdio" ? "stdio" : running === "sse" ? "HTTP+SSE (older transport)" : "Streamable HTTP";
   return (
-    <div className="flex max-w-[16rem] flex-col">
+    <div className="flex max-w-[13rem] flex-col">
       <span>{label}</span>
       <code title={line} className="truncate font-mono text-xs text-zinc-500">
         {line}
@@ -34,10 +34,16 @@ function Transport({ server }: { server: Row }) {
 function Toggle({ open, onClick, controls, children, label }: { open: boolean; onClick: () => void; controls: string; children: string; label: string }) {
   const Icon = open ? ChevronDown : ChevronRight;
   return (
-    <button type="button" aria-expanded={open} aria-controls={controls} aria-label={label} onClick={onClick} className="inline-flex items-center gap-0.5 text-xs text-accent hover:underline">
+    <button type="button" aria-expanded={open} aria-controls={controls} aria-label={label} onClick={onClick} className="inline-flex items-center gap-0.5 whitespace-nowrap text-xs text-accent hover:underline">
       <Icon aria-hidden className="h-3.5 w-3.5" /> {children}
     </button>
   );
+}
+
+/** A connected server whose list is unread has just connected or said its tools changed: either way, not yet read. */
+function toolCount(status: Row["status"]): string {
+  if (status.toolCount !== null) return `${status.toolCount} tool${status.toolCount === 1 ? "" : "s"}`;
+  return status.state === "connected" ? "Not read since the last change" : "Not read yet";
 }
 
 export function ServerRow({ server, onEdit, onDelete }: { server: Row; onEdit: () => void; onDelete: () => void }) {
@@ -75,7 +81,7 @@ export function ServerRow({ server, onEdit, onDelete }: { server: Row; onEdit: (
           <span className="font-medium">{server.name}</span>
           {server.description ? <span className="block max-w-xs text-xs text-zinc-500">{server.description}</span> : null}
         </TableCell>
-        <TableCell>
+        <TableCell className="min-w-[12rem]">
           <StatusBadge status={status} />
           {stdio ? (
             <Toggle open={stderrOpen} onClick={() => setStderrOpen(!stderrOpen)} controls={detailsId} label={`${stderrOpen ? "Hide" : "Show"} recent stderr of ${server.name}`}>
@@ -87,15 +93,15 @@ export function ServerRow({ server, onEdit, onDelete }: { server: Row; onEdit: (
           <Transport server={server} />
         </TableCell>
         <TableCell className="whitespace-nowrap">
-          <span className="block">{status.toolCount === null ? "Not read yet" : `${status.toolCount} tool${status.toolCount === 1 ? "" : "s"}`}</span>
+          <span className="block">{toolCount(status)}</span>
           <Toggle open={toolsOpen} onClick={() => setToolsOpen(!toolsOpen)} controls={detailsId} label={`${toolsOpen ? "Hide" : "Show"} tools of ${server.name}`}>
             {toolsOpen ? "Hide tools" : "Show tools"}
           </Toggle>
         </TableCell>
         <TableCell className="whitespace-nowrap text-zinc-600 dark:text-zinc-400">{status.toolsReadAt ? <Time at={status.toolsReadAt} /> : "Not yet"}</TableCell>
-        <TableCell className="text-xs">
+        <TableCell className="min-w-[6rem] text-xs">
           {server.agents.length === 0 ? (
-            <span className="text-zinc-400">No agent</span>
+            <span className="whitespace-nowrap text-zinc-400">No agent</span>
           ) : (
             <ul className="flex flex-col gap-0.5">
               {server.agents.map((agent) => (
@@ -109,7 +115,7 @@ export function ServerRow({ server, onEdit, onDelete }: { server: Row; onEdit: (
           )}
         </TableCell>
         <TableCell className="text-right">
-          <div className="flex flex-wrap justify-end gap-0.5">
+          <div className="ml-auto flex max-w-[17rem] flex-wrap justify-end gap-0.5 whitespace-nowrap">
             <Button size="sm" variant="ghost" aria-label={`Test connection to ${server.name}`} disabled={test.isPending} onClick={() => {
                 setSaid("test");
                 test.mutate({ id: server.id });
@@ -129,7 +135,7 @@ export function ServerRow({ server, onEdit, onDelete }: { server: Row; onEdit: (
               <Trash2 aria-hidden className="h-3.5 w-3.5" /> Delete
             </Button>
           </div>
-          <p role="status" aria-label={`Answer for ${server.name}`} className={`mt-1 max-w-xs text-left text-xs ${answer && !answer.ok ? "text-red-600" : "text-zinc-600 dark:text-zinc-400"}`}>
+          <p role="status" aria-label={`Answer for ${server.name}`} className={`mt-1 ml-auto max-w-[17rem] text-right text-xs ${answer && !answer.ok ? "text-red-600" : "text-zinc-600 dark:text-zinc-400"}`}>
             {answer?.sentence ?? ""}
           </p>
         </TableCell>

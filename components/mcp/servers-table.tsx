@@ -70,8 +70,8 @@ export function ServersTable() {
                 <TableHead>Status</TableHead>
                 <TableHead>Transport</TableHead>
                 <TableHead>Tools</TableHead>
-                <TableHead>Last read</TableHead>
-                <TableHead>Used by</TableHead>
+                <TableHead className="whitespace-nowrap">Last read</TableHead>
+                <TableHead className="whitespace-nowrap">Used by</TableHead>
                 <TableHead>
                   <span className="sr-only">Actions</span>
                 </TableHead>
