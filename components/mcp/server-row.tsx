@@ -22,7 +22,7 @@ function Transport({ server }: { server: Row }) {
   const line = t.type === "stdio" ? [t.command, ...t.args].join(" ") : t.url;
   const label = t.type === "stdio" ? "stdio" : running === "sse" ? "HTTP+SSE (older transport)" : "Streamable HTTP";
   return (
-    <div className="flex max-w-[13rem] flex-col">
+    <div className="flex max-w-[11rem] flex-col">
       <span>{label}</span>
       <code title={line} className="truncate font-mono text-xs text-zinc-500">
         {line}
@@ -43,7 +43,7 @@ function Toggle({ open, onClick, controls, children, label }: { open: boolean; o
 /** A connected server whose list is unread has just connected or said its tools changed: either way, not yet read. */
 function toolCount(status: Row["status"]): string {
   if (status.toolCount !== null) return `${status.toolCount} tool${status.toolCount === 1 ? "" : "s"}`;
-  return status.state === "connected" ? "Not read since the last change" : "Not read yet";
+  return status.state === "connected" ? "Not read since it changed" : "Not read yet";
 }
 
 export function ServerRow({ server, onEdit, onDelete }: { server: Row; onEdit: () => void; onDelete: () => void }) {
@@ -81,7 +81,7 @@ export function ServerRow({ server, onEdit, onDelete }: { server: Row; onEdit: (
           <span className="font-medium">{server.name}</span>
           {server.description ? <span className="block max-w-xs text-xs text-zinc-500">{server.description}</span> : null}
         </TableCell>
-        <TableCell className="min-w-[12rem]">
+        <TableCell className="min-w-[11rem]">
           <StatusBadge status={status} />
           {stdio ? (
             <Toggle open={stderrOpen} onClick={() => setStderrOpen(!stderrOpen)} controls={detailsId} label={`${stderrOpen ? "Hide" : "Show"} recent stderr of ${server.name}`}>
@@ -98,7 +98,7 @@ export function ServerRow({ server, onEdit, onDelete }: { server: Row; onEdit: (
             {toolsOpen ? "Hide tools" : "Show tools"}
           </Toggle>
         </TableCell>
-        <TableCell className="whitespace-nowrap text-zinc-600 dark:text-zinc-400">{status.toolsReadAt ? <Time at={status.toolsReadAt} /> : "Not yet"}</TableCell>
+        <TableCell className="text-zinc-600 dark:text-zinc-400">{status.toolsReadAt ? <Time at={status.toolsReadAt} /> : "Not yet"}</TableCell>
         <TableCell className="min-w-[6rem] text-xs">
           {server.agents.length === 0 ? (
             <span className="whitespace-nowrap text-zinc-400">No agent</span>
@@ -115,7 +115,7 @@ export function ServerRow({ server, onEdit, onDelete }: { server: Row; onEdit: (
           )}
         </TableCell>
         <TableCell className="text-right">
-          <div className="ml-auto flex max-w-[17rem] flex-wrap justify-end gap-0.5 whitespace-nowrap">
+          <div className="ml-auto grid w-max grid-cols-[auto_auto] justify-items-end gap-0.5 whitespace-nowrap">
             <Button size="sm" variant="ghost" aria-label={`Test connection to ${server.name}`} disabled={test.isPending} onClick={() => {
                 setSaid("test");
                 test.mutate({ id: server.id });
@@ -135,7 +135,7 @@ export function ServerRow({ server, onEdit, onDelete }: { server: Row; onEdit: (
               <Trash2 aria-hidden className="h-3.5 w-3.5" /> Delete
             </Button>
           </div>
-          <p role="status" aria-label={`Answer for ${server.name}`} className={`mt-1 ml-auto max-w-[17rem] text-right text-xs ${answer && !answer.ok ? "text-red-600" : "text-zinc-600 dark:text-zinc-400"}`}>
+          <p role="status" aria-label={`Answer for ${server.name}`} className={`mt-1 ml-auto max-w-[14rem] text-right text-xs ${answer && !answer.ok ? "text-red-600" : "text-zinc-600 dark:text-zinc-400"}`}>
             {answer?.sentence ?? ""}
           </p>
         </TableCell>
