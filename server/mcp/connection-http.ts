@@ -64,7 +64,8 @@ function failureSentence(error: unknown, seen: Seen, shown: string, timeoutMs: n
   }
   if (seen) return `The URL answered ${seen.status}${seen.sample ? ` (“${seen.sample}”)` : ""}; it is not an MCP endpoint, or not this one.`;
   const message = error instanceof Error ? error.message : String(error);
-  return `The URL answered, but not as an MCP server does (${message.slice(0, 200)}).`;
+  // No response was seen at all, so nothing answered, whatever the SDK's wrapping left of the cause.
+  return `Nothing answered at ${shown} (${message.slice(0, 200)}).`;
 }
 
 async function attempt(kind: TransportKind, url: URL, headers: Record<string, string>, seen: { last: Seen }, timeoutMs: number) {
