@@ -2,34 +2,18 @@
 // the browser's own links (components/trpc/links.ts) to the tRPC route behind a real Node HTTP server, whose header
 // limit answered 431 when the input travelled in the URL. Queries travel in a POST's body, which, like every POST,
 // must come from the studio's own pages (R-req-origin); a mutation still never answers a GET (R-req-acting-post).
-import http from "node:http";
+import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createTRPCClient, TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { studioLinks } from "@/components/trpc/links";
 import type { AppRouter } from "@/server/trpc/router";
-import { addUser, freshStudio, routes, sessionCookie } from "./studio";
+import { addUser, freshStudio, routes, serveOverHttp, sessionCookie } from "./studio";
 
 const studio = freshStudio("large-query");
 let server: http.Server;
 let base: string;
 let cookie: string;
-
-/** The route handler behind Node's own HTTP server, as the studio's server puts it: same header limits, real sockets. */
-async function serve(handler: (request: Request) => Promise<Response> | Response): Promise<http.Server> {
-  const node = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) for (const one of [value ?? []].flat()) headers.append(name, one);
-    const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-    const answer = await handler(new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body }));
-    res.writeHead(answer.status, Object.fromEntries(answer.headers));
-    res.end(Buffer.from(await answer.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => node.listen(0, "127.0.0.1", resolve));
-  return node;
-}
 
 const client = (origin: string) =>
   createTRPCClient<AppRouter>({ links: studioLinks(`${base}/api/trpc`, () => ({ cookie, origin })) });
@@ -38,7 +22,7 @@ beforeAll(async () => {
   await addUser("dev@quiver.test", "developer");
   cookie = await sessionCookie("dev@quiver.test");
   const { trpc } = await routes();
-  server = await serve(trpc.POST);
+  server = await serveOverHttp(trpc.POST);
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 

@@ -1,6 +1,7 @@
 // A studio reached the way a browser reaches it: Request objects through the real route handlers of app/api, on a
 // throwaway data folder and tree, with accounts signed in through better-auth. Edit when a test needs another route.
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import type { Role } from "@/db/schema";
@@ -80,4 +81,25 @@ export function trpcRequest(
     headers: { ...(method === "POST" ? { "content-type": "application/json" } : {}), ...options.headers },
     body: method === "POST" ? JSON.stringify(options.batch ? { 0: input } : input) : undefined,
   });
+}
+
+/**
+ * A route handler behind Node's own HTTP server on loopback, as the studio's server puts it: the same header limits
+ * and real sockets, the answer streamed as it comes (a Try it call's events arrive one by one).
+ */
+export async function serveOverHttp(handler: (request: Request) => Promise<Response> | Response): Promise<http.Server> {
+  const node = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) for (const one of [value ?? []].flat()) headers.append(name, one);
+    const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+    const answer = await handler(new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body }));
+    res.writeHead(answer.status, Object.fromEntries(answer.headers));
+    const reader = answer.body?.getReader();
+    for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader!.read()) res.write(chunk.value);
+    res.end();
+  });
+  await new Promise<void>((resolve) => node.listen(0, "127.0.0.1", resolve));
+  return node;
 }

@@ -1,13 +1,13 @@
 // Try it with large arguments, the way the editor sends them: the browser's own links (components/trpc/links.ts)
 // against the tRPC route behind a real Node HTTP server, whose header limit is what refused arguments in the URL.
 // A call is one POST whose answer streams (R-req-acting-post): a megabyte of arguments works, more is a sentence.
-import http from "node:http";
+import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createTRPCClient, TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { studioLinks } from "@/components/trpc/links";
 import type { AppRouter } from "@/server/trpc/router";
-import { addUser, freshStudio, routes, sessionCookie } from "./studio";
+import { addUser, freshStudio, routes, serveOverHttp, sessionCookie } from "./studio";
 
 const SIZE_TOOL = `"""Says how much text it was sent."""
 
@@ -26,31 +26,13 @@ let server: http.Server;
 let base: string;
 let client: ReturnType<typeof createTRPCClient<AppRouter>>;
 
-/** The route handler behind Node's own HTTP server, as `next start` puts it: same header limits, real sockets. */
-async function serve(handler: (request: Request) => Promise<Response> | Response): Promise<http.Server> {
-  const node = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) for (const one of [value ?? []].flat()) headers.append(name, one);
-    const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-    const answer = await handler(new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body }));
-    res.writeHead(answer.status, Object.fromEntries(answer.headers));
-    const reader = answer.body?.getReader();
-    for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader!.read()) res.write(chunk.value);
-    res.end();
-  });
-  await new Promise<void>((resolve) => node.listen(0, "127.0.0.1", resolve));
-  return node;
-}
-
 beforeAll(async () => {
   const { hostFor } = await import("@/server/host");
   hostFor(studio.tree, { sandbox: false, dataDir: studio.dataDir });
   await addUser("dev@quiver.test", "developer");
   const cookie = await sessionCookie("dev@quiver.test");
   const { trpc } = await routes();
-  server = await serve(trpc.POST);
+  server = await serveOverHttp(trpc.POST);
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   client = createTRPCClient<AppRouter>({ links: studioLinks(`${base}/api/trpc`, () => ({ cookie, origin: base })) });
 });
