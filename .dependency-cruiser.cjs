@@ -26,8 +26,9 @@ const LAYERS = [
   { catalog: ["^server/catalog/"] },
   { agents: ["^server/agents/"] },
   { calls: ["^server/calls/"] },
+  { keys: ["^server/keys/"] },
   { runtime: ["^server/runtime/"] },
-  { trpc: ["^server/trpc/"], cli: ["^server/cli/"], startup: ["^server/startup\\.ts$"] },
+  { trpc: ["^server/trpc/"], api: ["^server/api/"], cli: ["^server/cli/"], startup: ["^server/startup\\.ts$"] },
   { components: ["^components/"] },
   { app: ["^app/"] },
 ];
