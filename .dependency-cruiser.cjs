@@ -15,6 +15,7 @@ const LAYERS = [
     ],
   },
   { db: ["^db/", "^server/db\\.ts$"] },
+  { input: ["^server/input/"] },
   { audit: ["^server/audit/"] },
   { secrets: ["^server/secrets/"] },
   { "error-report": ["^server/error-report(\\.test)?\\.ts$"] },
