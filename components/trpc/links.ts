@@ -7,7 +7,7 @@ import type { AppRouter } from "@/server/trpc/router";
  * Mutations whose answer is a stream (an async generator): sent as one POST, their events read as they come. What
  * acts is never a subscription, which travels as a GET that a link on another site could send (R-req-acting-post).
  */
-const STREAMED = new Set(["tools.try.run"]);
+const STREAMED = new Set(["tools.try.run", "mcpServers.try"]);
 
 // Queries too travel as POSTs, their input in the body: some inputs (the whole declaration agents.validate checks)
 // are far too large for a URL, which the server refuses with 431 past its header limit. The route allows it

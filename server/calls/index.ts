@@ -11,4 +11,5 @@ export { fromMcp, mcpTarget, type McpCallOptions } from "./sources/mcp";
 export { systemTarget } from "./sources/system";
 export { progressLine, treeTarget, type TreeCallOptions } from "./sources/tree";
 export type { CallTarget, SourceCall } from "./target";
-export { tryCall, type TryEvent, type TryRequest } from "./try-it";
+export { tryCall, tryTarget, type TryEvent, type TryRequest } from "./try-it";
+export { tryMcpTool, type McpTryRequest } from "./try-mcp";

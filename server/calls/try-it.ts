@@ -8,6 +8,7 @@ import { callOperation, SettingsUnavailable } from "./call";
 import { Inbox } from "./inbox";
 import { callSecrets } from "./secrets";
 import { treeTarget } from "./sources/tree";
+import type { CallTarget } from "./target";
 
 export type TryEvent =
   | { type: "progress"; message: string }
@@ -26,11 +27,16 @@ export type TryRequest = {
 };
 
 /** The call's events; an unknown secret name throws its DomainError before the host is asked anything. */
-export async function* tryCall(request: TryRequest): AsyncGenerator<TryEvent> {
+export function tryCall(request: TryRequest): AsyncGenerator<TryEvent> {
+  return tryTarget(treeTarget(hostFor(request.tree), request.name), request);
+}
+
+/** Any source's operation called by hand (an MCP server's tool from its row, try-mcp.ts), streamed the same way. */
+export async function* tryTarget(target: CallTarget, request: Omit<TryRequest, "tree" | "name">): AsyncGenerator<TryEvent> {
   const inbox = new Inbox<TryEvent>(request.signal);
   const started = performance.now();
   callOperation({
-    target: treeTarget(hostFor(request.tree), request.name),
+    target,
     args: request.args,
     settings: request.settings,
     secrets: callSecrets(request.db, { actor: request.actor, via: "try-it" }),

@@ -45,6 +45,7 @@ const matrix: Record<string, Needs> = {
   "mcpServers.import": "admin",
   "mcpServers.test": "admin",
   "mcpServers.restart": "admin",
+  "mcpServers.try": "admin",
   "runs.start": "builder",
   "runs.send": "builder",
   "runs.cancel": "builder",

@@ -2,11 +2,13 @@
 // names and read their tools. The registry's own checks give the sentences, each at its field (R-mcp-register), so
 // a server is taken here as one JSON value, every string in it checked as text (R-input-text).
 import { z } from "zod";
+import { tryMcpTool } from "@/server/calls";
 import { getDb } from "@/server/db";
 import { mcpPool } from "@/server/mcp/pool";
 import { agentsUsing, createServer, deleteServer, getServer, importMcpJson, listServers, updateServer } from "@/server/mcp/registry";
 import { adminProcedure, builderProcedure, router } from "../init";
 import { json, text } from "../text";
+import { tryArgs } from "./tool-try";
 
 const id = text().min(1).max(100);
 const server = json(z.record(z.string(), z.unknown()));
@@ -66,4 +68,11 @@ export const mcpServersRouter = router({
   test: adminProcedure.input(z.object({ id })).mutation(async ({ input }) => mcpPool().testConnection(await getDb(), input.id)),
 
   restart: adminProcedure.input(z.object({ id })).mutation(async ({ input }) => mcpPool().restart(await getDb(), input.id)),
+
+  /** A tool called by hand from the server's row, its answer streamed like Try it's (R-mcp-try, R-req-acting-post). */
+  try: adminProcedure
+    .input(z.object({ id, tool: text().min(1).max(200), args: tryArgs, confirmed: z.boolean().optional() }))
+    .mutation(async function* ({ input, ctx, signal }) {
+      yield* tryMcpTool({ db: await getDb(), pool: mcpPool(), actor: ctx.user.id, server: input.id, tool: input.tool, args: input.args, confirmed: input.confirmed, signal });
+    }),
 });

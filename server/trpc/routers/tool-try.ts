@@ -13,7 +13,7 @@ const toolName = text().regex(/^[a-zA-Z0-9_-]{1,128}$/);
 const record = json(z.record(text(), z.unknown()));
 /** The most JSON a call by hand sends as its arguments: a whole file's worth, and a sentence beyond it. */
 export const TRY_ARGS_LIMIT_BYTES = 1024 * 1024;
-const tryArgs = record.superRefine((args, ctx) => {
+export const tryArgs = record.superRefine((args, ctx) => {
   const bytes = Buffer.byteLength(JSON.stringify(args), "utf8");
   if (bytes > TRY_ARGS_LIMIT_BYTES) {
     ctx.addIssue({ code: "custom", message: `The arguments are ${megabytes(bytes)} of JSON, over Try it's limit of ${megabytes(TRY_ARGS_LIMIT_BYTES)}: send less.` });
