@@ -7,3 +7,4 @@ export * from "./secrets";
 export * from "./tree";
 export * from "./runs";
 export * from "./mcp";
+export * from "./keys";

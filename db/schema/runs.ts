@@ -5,6 +5,10 @@ import { bigserial, index, integer, jsonb, pgTable, primaryKey, text, timestamp,
 export const runStatuses = ["running", "waiting", "done", "failed", "cancelled"] as const;
 export type RunStatus = (typeof runStatuses)[number];
 
+/** How a run started: the studio's playground, a program with an API key, an MCP client, a webhook or a schedule. */
+export const runVias = ["playground", "api", "mcp", "webhook", "schedule"] as const;
+export type RunVia = (typeof runVias)[number];
+
 export const runs = pgTable(
   "runs",
   {
@@ -14,6 +18,10 @@ export const runs = pgTable(
     agentVersion: integer("agent_version").notNull(),
     declaration: jsonb("declaration").$type<Record<string, unknown>>().notNull(),
     startedBy: text("started_by").notNull(),
+    via: text("via").$type<RunVia>().notNull().default("playground"),
+    /** The API key a run came through, and its name as it was then, so a revoked or deleted key still reads. */
+    viaKeyId: uuid("via_key_id"),
+    viaKeyName: text("via_key_name"),
     status: text("status").$type<RunStatus>().notNull().default("running"),
     /** Why a run failed, in one sentence (masked). */
     error: text("error"),
@@ -22,7 +30,7 @@ export const runs = pgTable(
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp("ended_at", { withTimezone: true }),
   },
-  (t) => [index("runs_agent_idx").on(t.agentId), index("runs_started_idx").on(t.startedAt)],
+  (t) => [index("runs_agent_idx").on(t.agentId), index("runs_started_idx").on(t.startedAt), index("runs_via_idx").on(t.via, t.startedAt)],
 );
 
 export const runEvents = pgTable(
