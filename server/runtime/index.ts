@@ -6,7 +6,7 @@ import { env } from "@/server/env";
 import { Runtime, type Who } from "./runtime";
 import type { Decision } from "./shapes";
 
-export { Runtime, type RuntimeOptions, type Who } from "./runtime";
+export { Runtime, type PriorTurn, type RuntimeOptions, type Who } from "./runtime";
 export { RESTARTED_DURING_RUN } from "./recovery";
 export type { ListedRun, WaitingFor } from "./queries";
 export type { RunEvent } from "./events";

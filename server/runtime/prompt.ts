@@ -1,8 +1,9 @@
 // The conversation as the provider reads it (the AI SDK's LanguageModelV4Prompt): the instructions, with the
-// planning line while write_todos is installed (R-loop-plan); the messages; each call with arguments a provider accepts
-// (an object, and a name that fits the pattern, even when the model's were damaged); each result, as an error
-// when it was not ok, and with its images as image content. The current plan rides on the newest message of each
-// request and stays where it was first sent, so the start of the conversation never changes.
+// planning line while write_todos is installed (R-loop-plan) and a client's system text after them; the messages;
+// each call with arguments a provider accepts (an object, and a name that fits the pattern, even when the model's
+// were damaged); each result, as an error when it was not ok, and with its images as image content. The current
+// plan rides on the newest message of each request and stays where it was first sent, so the start of the
+// conversation never changes.
 import type { LanguageModelV4Message, LanguageModelV4Prompt, LanguageModelV4ToolResultOutput } from "@ai-sdk/provider";
 import type { ModelTool } from "@/server/agents/model-view";
 import type { Entry, ResultRecord, Run } from "./run";
@@ -67,8 +68,9 @@ function messages(entry: Entry, provider: string): LanguageModelV4Message[] {
   return out;
 }
 
+/** The agent's instructions first; a client's own system text only after them, so it can add but never replace. */
 export function systemText(run: Run): string {
-  return [run.declaration.instructions.trim(), run.planning ? PLANNING_LINE : ""].filter(Boolean).join("\n\n");
+  return [run.declaration.instructions.trim(), run.planning ? PLANNING_LINE : "", run.clientSystem?.trim() ?? ""].filter(Boolean).join("\n\n");
 }
 
 export function toPrompt(run: Run): LanguageModelV4Prompt {

@@ -76,6 +76,8 @@ export class Run {
   callIds = new Set<string>();
   pendingTurn: PreparedCall[] | null = null;
   tokens = { input: 0, output: 0 };
+  /** A client's system text, told after the agent's instructions (a run started from a whole conversation). */
+  clientSystem: string | null = null;
   steps = 0;
   status: RunStatus = "running";
   /** The first event that could not be stored: the loop stops at its next step. */

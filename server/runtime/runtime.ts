@@ -32,6 +32,9 @@ export type RuntimeOptions = {
 
 export type Who = { id: string; name?: string | null };
 
+/** One turn of a conversation a client sent whole, before the message a new run answers. */
+export type PriorTurn = { role: "user" | "assistant"; text: string };
+
 const person = (who: Who): Person => ({ id: who.id, name: who.name ?? null });
 
 function busy(id: string, status: RunStatus): DomainError {
@@ -104,12 +107,17 @@ export class Runtime {
     this.live.set(run.id, { run, loop });
   }
 
-  /** A new run of the agent as it stands, answering `message`; returns at once, the loop goes on. */
-  async start(input: { agentId: string; message: string; user: Who }): Promise<{ runId: string }> {
+  /**
+   * A new run of the agent as it stands, answering `message`; returns at once, the loop goes on. `prior` is the
+   * conversation before it, when a client sends one whole (kept as the run's first messages); `system` is the
+   * client's own system text, told after the agent's instructions.
+   */
+  async start(input: { agentId: string; message: string; user: Who; prior?: PriorTurn[]; system?: string | null }): Promise<{ runId: string }> {
     const { declaration, version } = await agentForRun(this.db, input.agentId);
     const row = await insertRun(this.db, { agentId: input.agentId, agentVersion: version, declaration, startedBy: input.user.id });
     const agent = { id: input.agentId, name: declaration.name, version };
     const run = new Run(row.id, agent, declaration, input.user.id, { tools: [], operations: [], withheld: [], problems: [] }, this.deps());
+    run.clientSystem = input.system?.trim() || null;
     this.launch(run, async () => {
       prepareRoots(run);
       // The catalog is read once per run, here.
@@ -126,7 +134,13 @@ export class Runtime {
         withheld: run.catalog.withheld,
         problems: run.catalog.problems,
         planning: run.planning,
+        ...(run.clientSystem ? { system: run.clientSystem } : {}),
       });
+      for (const turn of input.prior ?? []) {
+        if (turn.role === "user") void run.emit("message", { role: "user", text: turn.text, by: person(input.user), prior: true });
+        else void run.emit("message", { role: "assistant", text: turn.text, calls: [], usage: { input: 0, output: 0 }, modelMs: 0, prior: true });
+        run.transcript.push(turn.role === "user" ? { kind: "user", text: turn.text } : { kind: "assistant", text: turn.text, calls: [] });
+      }
       void run.emit("message", { role: "user", text: input.message, by: person(input.user) });
       run.transcript.push({ kind: "user", text: input.message });
     });
@@ -140,6 +154,7 @@ export class Runtime {
     const started = startOf(events);
     if (!started) throw new DomainError("CONFLICT", "RUN_NOT_STARTED", "This run never got going, so it cannot be continued; start a new one.", { id: runId });
     const run = new Run(row.id, started.agent, declarationOf(row.declaration), row.startedBy, catalogOf(started), this.deps());
+    run.clientSystem = started.system ?? null;
     run.status = row.status;
     replay(run, events);
     return run;

@@ -22,11 +22,16 @@ export type EventData = {
     /** Entries that offer nothing in this run, in sentences. */
     problems: string[];
     planning: boolean;
+    /** A client's own system text, told the model after the agent's instructions (never instead of them). */
+    system?: string;
   };
-  /** A whole message: the person's, or the model's with the calls it made (input as the model wrote it). */
+  /**
+   * A whole message: the person's, or the model's with the calls it made (input as the model wrote it). `prior`: a
+   * turn of the conversation a client sent whole to start the run from, said before this run.
+   */
   message:
-    | { role: "user"; text: string; by: Person }
-    | { role: "assistant"; text: string; calls: { callId: string; name: string; input: string }[]; usage: { input: number; output: number }; modelMs: number };
+    | { role: "user"; text: string; by: Person; prior?: true }
+    | { role: "assistant"; text: string; calls: { callId: string; name: string; input: string }[]; usage: { input: number; output: number }; modelMs: number; prior?: true };
   /** Streamed only, never stored: the assistant's text as it arrives. */
   delta: { text: string };
   /** One call, in the order the model made them; `operation` is null when the name matched none. */

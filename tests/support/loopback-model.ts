@@ -13,8 +13,9 @@ export type ScriptedCall = {
 };
 
 export type ScriptedReply =
-  | { text: string; delayMs?: number; usage?: Usage }
-  | { toolCalls: ScriptedCall[]; text?: string; finish?: "tool_calls" | "length" | "stop"; delayMs?: number; usage?: Usage }
+  /** `paceMs`: streamed with that pause between pieces, so a test sees them arrive one by one. */
+  | { text: string; delayMs?: number; usage?: Usage; paceMs?: number }
+  | { toolCalls: ScriptedCall[]; text?: string; finish?: "tool_calls" | "length" | "stop"; delayMs?: number; usage?: Usage; paceMs?: number }
   | { status: number; message: string; delayMs?: number; headers?: Record<string, string> };
 
 export type Usage = { prompt_tokens: number; completion_tokens: number };
@@ -214,7 +215,13 @@ export async function startLoopbackModel(options: LoopbackOptions = {}): Promise
     const withUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
     const lines = chunks(reply, body.model, size, withUsage).map((c) => `data: ${JSON.stringify(c)}\n\n`);
-    res.end(lines.join("") + "data: [DONE]\n\n");
+    if (reply.paceMs) {
+      for (const line of lines) {
+        res.write(line);
+        await new Promise((r) => setTimeout(r, reply.paceMs));
+      }
+      res.end("data: [DONE]\n\n");
+    } else res.end(lines.join("") + "data: [DONE]\n\n");
     recorded.answeredAt = performance.now();
   });
   server.on("connection", (socket) => {
