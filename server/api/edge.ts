@@ -21,8 +21,8 @@ export type RouteSpec = {
   path: `/api/v1/${string}`;
   scope: KeyScope;
   operationId: string;
-  /** The document's group for it ("Runs", "Chat"…). */
-  tag: string;
+  /** The document's group for it ("Runs", "Chat"…); "API" when none is given. */
+  tag?: string;
   summary: string;
   description: string;
   params?: z.ZodObject;
