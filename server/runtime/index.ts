@@ -11,7 +11,7 @@ export { RESTARTED_DURING_RUN } from "./recovery";
 export type { ListedRun, WaitingFor } from "./queries";
 export type { RunEvent } from "./events";
 export type { EventData, RunEventType, Decision, Outcome, Todo } from "./shapes";
-export type { RunSummary } from "./store";
+export type { RunSummary, Via } from "./store";
 
 const holder = globalThis as typeof globalThis & { __quiverRuntime?: Promise<Runtime> };
 

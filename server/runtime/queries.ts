@@ -2,9 +2,9 @@
 // with its whole trace. Nothing here writes. Edit when what a list or a trace shows changes.
 import { and, asc, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { runEvents, type RunStatus } from "@/db/schema";
+import { runEvents } from "@/db/schema";
 import type { EventLog, RunEvent } from "./events";
-import { listRuns, runSummary, type RunSummary } from "./store";
+import { listRuns, runSummary, type RunFilter, type RunSummary } from "./store";
 
 export type WaitingFor = "approval" | "question";
 export type ListedRun = RunSummary & { waitingFor: WaitingFor | null };
@@ -43,7 +43,7 @@ async function waitEvents(db: Db, runIds: string[]): Promise<Map<string, WaitEve
 }
 
 /** Newest first: one query for the runs, and one more for what all the waiting ones among them wait on. */
-export async function listWithWaits(db: Db, filter: { agentId?: string; status?: RunStatus } = {}): Promise<ListedRun[]> {
+export async function listWithWaits(db: Db, filter: RunFilter = {}): Promise<ListedRun[]> {
   const runs = await listRuns(db, filter);
   const waits = await waitEvents(
     db,

@@ -17,7 +17,7 @@ import { recover } from "./recovery";
 import { catalogOf, replay, startOf } from "./replay";
 import { Run, type RuntimeSettings } from "./run";
 import type { Decision, Person } from "./shapes";
-import { agentForRun, declarationOf, insertRun, runRow, type RunSummary } from "./store";
+import { agentForRun, declarationOf, insertRun, runRow, type RunFilter, type RunSummary, type Via } from "./store";
 import { VOICE_TIMING } from "./voice";
 
 export type RuntimeOptions = {
@@ -110,11 +110,12 @@ export class Runtime {
   /**
    * A new run of the agent as it stands, answering `message`; returns at once, the loop goes on. `prior` is the
    * conversation before it, when a client sends one whole (kept as the run's first messages); `system` is the
-   * client's own system text, told after the agent's instructions.
+   * client's own system text, told after the agent's instructions. `via` says how it started (R-key-via): the
+   * playground unless told otherwise.
    */
-  async start(input: { agentId: string; message: string; user: Who; prior?: PriorTurn[]; system?: string | null }): Promise<{ runId: string }> {
+  async start(input: { agentId: string; message: string; user: Who; prior?: PriorTurn[]; system?: string | null; via?: Via }): Promise<{ runId: string }> {
     const { declaration, version } = await agentForRun(this.db, input.agentId);
-    const row = await insertRun(this.db, { agentId: input.agentId, agentVersion: version, declaration, startedBy: input.user.id });
+    const row = await insertRun(this.db, { agentId: input.agentId, agentVersion: version, declaration, startedBy: input.user.id, via: input.via });
     const agent = { id: input.agentId, name: declaration.name, version };
     const run = new Run(row.id, agent, declaration, input.user.id, { tools: [], operations: [], withheld: [], problems: [] }, this.deps());
     run.clientSystem = input.system?.trim() || null;
@@ -260,7 +261,7 @@ export class Runtime {
   }
 
   /** Newest first; a waiting run says what it waits on, so the list can ask for an approval or an answer. */
-  list(filter: { agentId?: string; status?: RunStatus } = {}): Promise<ListedRun[]> {
+  list(filter: RunFilter = {}): Promise<ListedRun[]> {
     return listWithWaits(this.db, filter);
   }
 

@@ -2,7 +2,7 @@
 // playground and /runs. The steps themselves are run_events (events.ts).
 import { and, desc, eq, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { agents, runs, user, type RunStatus } from "@/db/schema";
+import { agents, runs, user, type RunStatus, type RunVia } from "@/db/schema";
 import type { AgentDeclaration } from "@/server/agents/declaration";
 import { declarationOf } from "@/server/agents/store";
 import { DomainError } from "@/server/errors";
@@ -17,7 +17,11 @@ export type RunSummary = {
   agentName: string;
   agentVersion: number;
   startedBy: string;
+  /** The person's name; for a run through a key, "API key NAME"; null once the account is gone. */
   startedByName: string | null;
+  via: RunVia;
+  viaKeyId: string | null;
+  viaKeyName: string | null;
   status: RunStatus;
   error: string | null;
   tokensIn: number;
@@ -37,9 +41,17 @@ export async function agentForRun(db: Db, agentId: string): Promise<{ declaratio
   return { declaration: declarationOf(row.declaration), version: row.version };
 }
 
-export async function insertRun(db: Db, values: { agentId: string; agentVersion: number; declaration: AgentDeclaration; startedBy: string }): Promise<RunRow> {
-  const [row] = await db.insert(runs).values(values).returning();
-  return row!;
+/** How a run started (R-key-via): the studio's playground unless said otherwise, and through which key. */
+export type Via = { kind: RunVia; keyId?: string; keyName?: string };
+
+export async function insertRun(
+  db: Db,
+  values: { agentId: string; agentVersion: number; declaration: AgentDeclaration; startedBy: string; via?: Via },
+): Promise<RunRow> {
+  const { via, ...rest } = values;
+  const row = { ...rest, via: via?.kind ?? "playground", viaKeyId: via?.keyId ?? null, viaKeyName: via?.keyName ?? null };
+  const [inserted] = await db.insert(runs).values(row).returning();
+  return inserted!;
 }
 
 export async function runRow(db: Db, id: string): Promise<RunRow> {
@@ -59,6 +71,9 @@ const summary = {
   declaration: runs.declaration,
   startedBy: runs.startedBy,
   startedByName: user.name,
+  via: runs.via,
+  viaKeyId: runs.viaKeyId,
+  viaKeyName: runs.viaKeyName,
   status: runs.status,
   error: runs.error,
   tokensIn: runs.tokensIn,
@@ -69,14 +84,19 @@ const summary = {
 
 function summaryOf(row: { declaration: Record<string, unknown> } & Omit<RunSummary, "agentName">): RunSummary {
   const { declaration, ...rest } = row;
-  return { ...rest, agentName: typeof declaration.name === "string" ? declaration.name : "" };
+  // A key is no account: its run is started by the key, named as it was then.
+  const startedByName = rest.startedByName ?? (rest.viaKeyName !== null ? `API key ${rest.viaKeyName}` : null);
+  return { ...rest, startedByName, agentName: typeof declaration.name === "string" ? declaration.name : "" };
 }
 
+export type RunFilter = { agentId?: string; status?: RunStatus; via?: RunVia };
+
 /** Newest first, at most 200. */
-export async function listRuns(db: Db, filter: { agentId?: string; status?: RunStatus } = {}): Promise<RunSummary[]> {
+export async function listRuns(db: Db, filter: RunFilter = {}): Promise<RunSummary[]> {
   const where: SQL[] = [];
   if (filter.agentId) where.push(eq(runs.agentId, filter.agentId));
   if (filter.status) where.push(eq(runs.status, filter.status));
+  if (filter.via) where.push(eq(runs.via, filter.via));
   const rows = await db
     .select(summary)
     .from(runs)

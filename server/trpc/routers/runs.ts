@@ -2,7 +2,7 @@
 // the events subscription yields tracked(id, event), so a browser that reconnects resumes after the last id it saw.
 import { tracked } from "@trpc/server";
 import { z } from "zod";
-import { runStatuses } from "@/db/schema";
+import { runStatuses, runVias } from "@/db/schema";
 import { studioRuntime } from "@/server/runtime";
 import { builderProcedure, router } from "../init";
 import { text } from "../text";
@@ -14,7 +14,9 @@ const message = text().trim().min(1, "Write a message for the agent.").max(100_0
 export const runsRouter = router({
   start: builderProcedure
     .input(z.object({ agentId: text().uuid(), message }))
-    .mutation(async ({ input, ctx }) => (await studioRuntime()).start({ agentId: input.agentId, message: input.message, user: ctx.user })),
+    .mutation(async ({ input, ctx }) =>
+      (await studioRuntime()).start({ agentId: input.agentId, message: input.message, user: ctx.user, via: { kind: "playground" } }),
+    ),
 
   send: builderProcedure
     .input(z.object({ runId, message }))
@@ -44,7 +46,7 @@ export const runsRouter = router({
   }),
 
   list: builderProcedure
-    .input(z.object({ agentId: text().uuid().optional(), status: z.enum(runStatuses).optional() }).optional())
+    .input(z.object({ agentId: text().uuid().optional(), status: z.enum(runStatuses).optional(), via: z.enum(runVias).optional() }).optional())
     .query(async ({ input }) => (await studioRuntime()).list(input ?? {})),
 
   get: builderProcedure.input(z.object({ runId })).query(async ({ input }) => (await studioRuntime()).get(input.runId)),
