@@ -2,6 +2,7 @@
 import { router } from "./init";
 import { accountRouter } from "./routers/account";
 import { agentsRouter } from "./routers/agents";
+import { apiKeysRouter } from "./routers/api-keys";
 import { auditRouter } from "./routers/audit";
 import { mcpServersRouter } from "./routers/mcp-servers";
 import { runsRouter } from "./routers/runs";
@@ -12,6 +13,7 @@ import { usersRouter } from "./routers/users";
 export const appRouter = router({
   account: accountRouter,
   agents: agentsRouter,
+  apiKeys: apiKeysRouter,
   audit: auditRouter,
   mcpServers: mcpServersRouter,
   runs: runsRouter,
