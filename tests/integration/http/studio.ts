@@ -85,19 +85,23 @@ export function trpcRequest(
 
 /**
  * A route handler behind Node's own HTTP server on loopback, as the studio's server puts it: the same header limits
- * and real sockets, the answer streamed as it comes (a Try it call's events arrive one by one).
+ * and real sockets, the answer streamed as it comes (a Try it call's events arrive one by one), and a client that
+ * goes away aborts the request's signal and cancels the answer, as Next does.
  */
 export async function serveOverHttp(handler: (request: Request) => Promise<Response> | Response): Promise<http.Server> {
   const node = http.createServer(async (req, res) => {
+    const gone = new AbortController();
+    res.on("close", () => gone.abort());
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) for (const one of [value ?? []].flat()) headers.append(name, one);
     const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-    const answer = await handler(new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body }));
+    const answer = await handler(new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body, signal: gone.signal }));
     res.writeHead(answer.status, Object.fromEntries(answer.headers));
     const reader = answer.body?.getReader();
-    for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader!.read()) res.write(chunk.value);
+    gone.signal.addEventListener("abort", () => void reader?.cancel().catch(() => undefined));
+    for (let chunk = await reader?.read(); chunk && !chunk.done && !gone.signal.aborted; chunk = await reader!.read()) res.write(chunk.value);
     res.end();
   });
   await new Promise<void>((resolve) => node.listen(0, "127.0.0.1", resolve));

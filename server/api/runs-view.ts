@@ -1,0 +1,111 @@
+// A run as the runs API answers it: its stored events folded into messages, calls (each with its state, decision and
+// result, masked as stored) and what it waits on now. Pure, over what Runtime.get reads. Edit when an event type
+// changes what a program reading a run should see.
+import type { z } from "zod";
+import type { Decision, EventData, RunEvent, RunSummary } from "@/server/runtime";
+import type { apiDecisions, runView } from "./runs-schemas";
+
+export type RunView = z.output<typeof runView>;
+type CallView = RunView["calls"][number];
+type Approval = RunView["waiting"]["approvals"][number];
+type Question = RunView["waiting"]["questions"][number];
+
+/** The runtime's decision in the API's words. */
+export const API_DECISION: Record<Decision, (typeof apiDecisions)[number]> = {
+  once: "approve_once",
+  always: "approve_always_in_run",
+  deny: "deny",
+};
+
+const data = <T extends keyof EventData>(event: RunEvent) => event.data as EventData[T];
+
+export function viewOf(run: RunSummary, events: readonly RunEvent[]): RunView {
+  const messages: RunView["messages"] = [];
+  const calls = new Map<string, CallView>();
+  const approvals = new Map<string, Approval>();
+  const questions = new Map<string, Question>();
+  let agent = { id: run.agentId, name: run.agentName, version: run.agentVersion };
+  let lastEventId: string | null = null;
+  const closeWaits = (callId: string) => {
+    approvals.delete(callId);
+    questions.delete(callId);
+  };
+  for (const event of events) {
+    lastEventId = event.id;
+    switch (event.type) {
+      case "run_started":
+        agent = data<"run_started">(event).agent;
+        break;
+      case "message": {
+        const m = data<"message">(event);
+        if (m.role === "user") messages.push({ role: "user", text: m.text, at: event.at, by: m.by, callIds: [] });
+        else messages.push({ role: "assistant", text: m.text, at: event.at, by: null, callIds: m.calls.map((c) => c.callId) });
+        break;
+      }
+      case "tool_call": {
+        const c = data<"tool_call">(event);
+        calls.set(c.callId, { callId: c.callId, name: c.name, title: c.title, args: c.args, parent: c.parent ?? null, state: "pending", decision: null, result: null });
+        break;
+      }
+      case "approval_requested": {
+        const a = data<"approval_requested">(event);
+        approvals.set(a.callId, { callId: a.callId, operation: a.operation, title: a.title, args: a.args, reason: a.reason, grantable: a.grantable !== false });
+        setState(calls, a.callId, "waiting_for_approval");
+        break;
+      }
+      case "approval_decided": {
+        const d = data<"approval_decided">(event);
+        closeWaits(d.callId);
+        const call = calls.get(d.callId);
+        if (call) call.decision = { decision: API_DECISION[d.decision], by: d.by };
+        setState(calls, d.callId, "pending");
+        break;
+      }
+      case "question_asked": {
+        const q = data<"question_asked">(event);
+        questions.set(q.callId, { callId: q.callId, question: q.question, choices: q.choices });
+        setState(calls, q.callId, "waiting_for_answer");
+        break;
+      }
+      case "question_answered":
+        closeWaits(data<"question_answered">(event).callId);
+        setState(calls, data<"question_answered">(event).callId, "running");
+        break;
+      case "tool_started":
+        setState(calls, data<"tool_started">(event).callId, "running");
+        break;
+      case "tool_result": {
+        const r = data<"tool_result">(event);
+        closeWaits(r.callId);
+        const call = calls.get(r.callId);
+        if (call) {
+          call.state = "finished";
+          call.result = { outcome: r.outcome, text: r.text, images: r.images, truncated: r.truncated !== null, durationMs: r.durationMs, attempts: r.attempts };
+        }
+        break;
+      }
+    }
+  }
+  const waiting = run.status === "waiting";
+  return {
+    id: run.id,
+    agent,
+    status: run.status,
+    error: run.error,
+    startedBy: { id: run.startedBy, name: run.startedByName },
+    via: { kind: run.via, keyName: run.viaKeyName },
+    startedAt: run.startedAt.toISOString(),
+    endedAt: run.endedAt?.toISOString() ?? null,
+    tokens: { input: run.tokensIn, output: run.tokensOut },
+    messages,
+    calls: [...calls.values()],
+    // A run that ended (stopped, or restarted away) waits on nothing, whatever it had asked.
+    waiting: { approvals: waiting ? [...approvals.values()] : [], questions: waiting ? [...questions.values()] : [] },
+    lastEventId,
+  };
+}
+
+function setState(calls: Map<string, CallView>, callId: string, state: CallView["state"]): void {
+  const call = calls.get(callId);
+  if (call && call.state !== "finished") call.state = state;
+}
