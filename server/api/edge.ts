@@ -19,7 +19,8 @@ export type RouteSpec = {
   method: "get" | "post";
   /** OpenAPI's form, `{id}` for a segment: `/api/v1/runs/{id}`. */
   path: `/api/v1/${string}`;
-  scope: KeyScope;
+  /** Several: a key holding any one of them may. */
+  scope: KeyScope | readonly KeyScope[];
   operationId: string;
   /** The document's group for it ("Runs", "Chat"…); "API" when none is given. */
   tag?: string;

@@ -103,10 +103,11 @@ async function liveKey(db: Db, value: string, now: Date) {
 const TOUCH_MS = 10_000;
 
 /**
- * The bearer key of `request`, refused unless live, unexpired, within its rate limit, and holding `scope` for
- * `agentId` when given (R-key-scope). A request that carries a session cookie is never a key request (R-key-cookie).
+ * The bearer key of `request`, refused unless live, unexpired, within its rate limit, and holding `scope` (any one
+ * of them, when several) for `agentId` when given (R-key-scope). A request that carries a session cookie is never a
+ * key request (R-key-cookie).
  */
-export async function requireKey(db: Db, request: Pick<Request, "headers">, scope: KeyScope, agentId?: string): Promise<ApiKeyPrincipal> {
+export async function requireKey(db: Db, request: Pick<Request, "headers">, scope: KeyScope | readonly KeyScope[], agentId?: string): Promise<ApiKeyPrincipal> {
   if (carriesSession(request.headers)) {
     throw new KeyRefused(401, "SESSION_COOKIE", "This request carries a studio session cookie, and a request with an API key must carry none: send it without cookies.");
   }
@@ -125,8 +126,9 @@ export async function requireKey(db: Db, request: Pick<Request, "headers">, scop
     waitLimitMs: row.waitLimitS * 1000,
     who: { id: `key:${row.id}`, name: `API key ${row.name}` },
   };
-  if (!key.scopes.includes(scope)) {
-    throw new KeyRefused(403, "KEY_SCOPE", `This API key may not ${SCOPE_WORDS[scope]}; ${FROM_SETTINGS} that may.`);
+  const wanted: readonly KeyScope[] = typeof scope === "string" ? [scope] : scope;
+  if (!wanted.some((one) => key.scopes.includes(one))) {
+    throw new KeyRefused(403, "KEY_SCOPE", `This API key may not ${wanted.map((one) => SCOPE_WORDS[one]).join(" or ")}; ${FROM_SETTINGS} that may.`);
   }
   if (agentId !== undefined && !mayUseAgent(key, agentId)) {
     throw new KeyRefused(403, "KEY_AGENT", `This API key may not use this agent; ${FROM_SETTINGS} that names it.`);
