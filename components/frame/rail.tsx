@@ -3,7 +3,7 @@
 // signed in. The server refuses what a role may not do; the rail only hides it.
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
-import { Bot, FileCode2, History, Home, KeyRound, LogOut, ScrollText, Server, Users, type LucideIcon } from "lucide-react";
+import { Bot, FileCode2, History, Home, KeyRound, KeySquare, LogOut, ScrollText, Server, Users, type LucideIcon } from "lucide-react";
 import { authClient } from "@/components/account/auth-client";
 import type { Role } from "@/db/schema";
 import { hasRole, roleNames } from "@/server/auth/roles";
@@ -18,6 +18,7 @@ const sections: Section[] = [
 ];
 const settings: Section[] = [
   { href: "/settings/mcp", label: "MCP servers", icon: Server, role: "admin" },
+  { href: "/settings/api-keys", label: "API keys", icon: KeySquare, role: "admin" },
   { href: "/settings/secrets", label: "Secrets", icon: KeyRound, role: "admin" },
   { href: "/settings/users", label: "Users", icon: Users, role: "admin" },
   { href: "/settings/audit", label: "Audit", icon: ScrollText, role: "admin" },

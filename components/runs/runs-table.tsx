@@ -1,6 +1,6 @@
 "use client";
-// Every run, newest first: agent, who started it, when, status, how long; filtered by status and agent on the
-// server. Each row opens the run's read-only trace. The list follows the runs live: a subscription says when any run
+// Every run, newest first: agent, who started it and how (the playground, a key, MCP, a webhook, a schedule), when,
+// status, how long; filtered by status, agent and how it started on the server. Each row opens the run's read-only trace. The list follows the runs live: a subscription says when any run
 // starts or changes status, and the list is read again then (never polled).
 import { useQuery, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
@@ -11,11 +11,13 @@ import { useTRPC, useTRPCClient } from "@/components/trpc/provider";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Table, TableBody, TableCell, TableEmpty, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
-import type { RunStatus } from "@/db/schema";
+import type { RunStatus, RunVia } from "@/db/schema";
 import { formatDuration, STATUS_LABELS } from "./format";
 import { StatusBadge } from "./status-badge";
+import { VIA_LABELS, viaWords } from "./via";
 
 const statuses = Object.keys(STATUS_LABELS) as RunStatus[];
+const vias = Object.keys(VIA_LABELS) as RunVia[];
 
 /** Re-reads every list of runs when a run starts or changes status; a dropped stream is opened again. */
 function useRunsFollow() {
@@ -44,11 +46,13 @@ export function RunsTable() {
   const trpc = useTRPC();
   const [status, setStatus] = useState<RunStatus | "">("");
   const [agentId, setAgentId] = useState("");
-  const filter = { status: status || undefined, agentId: agentId || undefined };
+  const [via, setVia] = useState<RunVia | "">("");
+  const filter = { status: status || undefined, agentId: agentId || undefined, via: via || undefined };
+  const filtering = Boolean(status || agentId || via);
   useRunsFollow();
   const all = useSuspenseQuery(trpc.runs.list.queryOptions({}));
-  const filtered = useQuery({ ...trpc.runs.list.queryOptions(filter), enabled: Boolean(status || agentId) });
-  const runs = status || agentId ? (filtered.data ?? []) : all.data;
+  const filtered = useQuery({ ...trpc.runs.list.queryOptions(filter), enabled: filtering });
+  const runs = filtering ? (filtered.data ?? []) : all.data;
   // The agent filter offers the agents that have runs, by the name of their latest one.
   const agents = useMemo(() => [...new Map(all.data.map((r) => [r.agentId, r.agentName])).entries()], [all.data]);
 
@@ -95,12 +99,24 @@ export function RunsTable() {
             ))}
           </select>
         </label>
+        <label className="flex items-center gap-2 text-sm text-zinc-600 dark:text-zinc-400">
+          Started from
+          <select className={selectClass} value={via} onChange={(event) => setVia(event.target.value as RunVia | "")}>
+            <option value="">Anywhere</option>
+            {vias.map((v) => (
+              <option key={v} value={v}>
+                {VIA_LABELS[v]}
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
       <Table>
         <TableHeader>
           <TableRow>
             <TableHead>Agent</TableHead>
             <TableHead>Who</TableHead>
+            <TableHead>How</TableHead>
             <TableHead>Started</TableHead>
             <TableHead>Status</TableHead>
             <TableHead className="text-right">Duration</TableHead>
@@ -115,7 +131,11 @@ export function RunsTable() {
                 </Link>
                 <span className="block text-xs text-zinc-500">version {run.agentVersion}</span>
               </TableCell>
-              <TableCell className="text-zinc-700 dark:text-zinc-300">{run.startedByName ?? "someone since removed"}</TableCell>
+              <TableCell className="text-zinc-700 dark:text-zinc-300">
+                {/* A key is no person: the How column names it. */}
+                {run.startedBy.startsWith("key:") ? <span className="text-zinc-400">no one, a program</span> : (run.startedByName ?? "someone since removed")}
+              </TableCell>
+              <TableCell className="text-zinc-600 dark:text-zinc-400">{viaWords(run)}</TableCell>
               <TableCell className="whitespace-nowrap text-zinc-600 dark:text-zinc-400">
                 <Time at={run.startedAt} />
               </TableCell>
@@ -128,7 +148,7 @@ export function RunsTable() {
               </TableCell>
             </TableRow>
           ))}
-          {runs.length === 0 && !filtered.isPending ? <TableEmpty colSpan={5}>No run matches these filters.</TableEmpty> : null}
+          {runs.length === 0 && !filtered.isPending ? <TableEmpty colSpan={6}>No run matches these filters.</TableEmpty> : null}
         </TableBody>
       </Table>
     </section>

@@ -13,6 +13,7 @@ export function ConfirmDialog({
   error,
   pending,
   confirmLabel,
+  busyLabel = "Deleting…",
   onConfirm,
 }: {
   open: boolean;
@@ -23,6 +24,8 @@ export function ConfirmDialog({
   error: string | null | undefined;
   pending: boolean;
   confirmLabel: string;
+  /** What the button says while it works, when the action is not a deletion ("Revoking…"). */
+  busyLabel?: string;
   onConfirm: () => void;
 }) {
   return (
@@ -33,7 +36,7 @@ export function ConfirmDialog({
           {error}
         </p>
       ) : null}
-      <DialogActions onCancel={onCancel} label={confirmLabel} busyLabel="Deleting…" busy={pending} danger onConfirm={onConfirm} />
+      <DialogActions onCancel={onCancel} label={confirmLabel} busyLabel={busyLabel} busy={pending} danger onConfirm={onConfirm} />
     </Dialog>
   );
 }
