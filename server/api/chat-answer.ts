@@ -2,6 +2,7 @@
 // chat.completion.chunk events, each text delta as the model wrote it, SSE comments while the run waits on a
 // person, then the finish, the usage when asked for, and [DONE]; or the whole chat.completion at the end. A run
 // that fails ends in OpenAI's error shape with the run's own sentence (R-api-chat-stream). Edit when a shape changes.
+import { reportUnexpected } from "@/server/error-report";
 import type { Ending, Step, Usage } from "./chat-follow";
 
 export type AnswerMeta = {
@@ -65,6 +66,10 @@ export function streamAnswer(steps: AsyncGenerator<Step>, meta: AnswerMeta, canc
             finish(ending, ending.reason === "wait-limit" ? `${said ? "\n\n" : ""}${ending.message}` : "");
           }
         }
+      } catch (error) {
+        // The answer is already under way, so the studio's own failure is told in the stream, by its id (R-error-id).
+        const { sentence } = reportUnexpected(error, `the chat completion ${meta.id}`);
+        send(event({ error: { message: sentence, type: "server_error", code: "internal", param: null } }));
       } finally {
         if (!gone) controller.close();
       }

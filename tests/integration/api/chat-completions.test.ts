@@ -35,7 +35,7 @@ async function refusal(call: Promise<unknown>): Promise<InstanceType<typeof Open
 /** The sentence the endpoint answered (the client's own message puts the status first). */
 const sentence = (error: InstanceType<typeof OpenAI.APIError>) => (error.error as { message: string }).message;
 
-describe("streaming", () => {
+describe("streaming (R-api-chat-stream)", () => {
   it("sends each text delta as its own chunk while the model is still writing, then the finish, the usage and [DONE]", async () => {
     s.model.reply(text("One, two, three, four, five.", { paceMs: 120, usage: { prompt_tokens: 21, completion_tokens: 7 } }));
     const stream = await client.chat.completions.create({
@@ -78,7 +78,7 @@ describe("streaming", () => {
   });
 });
 
-describe("a whole answer", () => {
+describe("a whole answer (R-api-chat-stream)", () => {
   it("returns the chat.completion with the assistant's text and the run's tokens", async () => {
     s.model.reply(text("All sorted.", { usage: { prompt_tokens: 40, completion_tokens: 3 } }));
     const completion = await client.chat.completions.create({ model: desk.name, messages: [{ role: "user", content: "Sort the inbox." }] });
@@ -101,7 +101,7 @@ describe("a whole answer", () => {
   });
 });
 
-describe("each request is a run", () => {
+describe("each request is a run (R-api-chat-run, R-api-chat-conversation)", () => {
   it("stores the run as started through the API with the key's name, and an audit row for the key's use", async () => {
     s.model.reply(text("Noted."));
     const { data, response } = await client.chat.completions.create({ model: desk.name, messages: [{ role: "user", content: "Note this." }] }).withResponse();
@@ -134,7 +134,7 @@ describe("each request is a run", () => {
   });
 });
 
-describe("refusals", () => {
+describe("refusals (R-api-chat-tools, R-api-chat-model)", () => {
   it("refuses the client's own tools with a sentence, starting no run", async () => {
     const before = (await s.db.select().from(runs)).length;
     const error = await refusal(
@@ -197,7 +197,7 @@ describe("refusals", () => {
   });
 });
 
-describe("GET /api/v1/models", () => {
+describe("GET /api/v1/models (R-api-chat-model)", () => {
   it("lists the agents the key may use as OpenAI models, for a key that may run them or read their runs", async () => {
     const narrow = await s.key({ agents: [desk.id], scopes: ["read"] });
     const page = await s.client(narrow.value).models.list();

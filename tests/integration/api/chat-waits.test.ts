@@ -67,7 +67,7 @@ async function statusOf(runId: string) {
   return row!.status;
 }
 
-describe("an Ask me call", () => {
+describe("an Ask me call (R-api-chat-wait)", () => {
   it("keeps the stream open with keep-alive comments, then ends with where the run waits, and the run waits on", async () => {
     s.model.reply({ toolCalls: [{ name: "notes__write", arguments: { subject: "groceries" } }], text: "Let me write that down." }, text("Written."));
     const started = performance.now();
@@ -108,7 +108,7 @@ describe("an Ask me call", () => {
   });
 });
 
-describe("a run that fails", () => {
+describe("a run that fails (R-api-chat-stream)", () => {
   it("ends the stream with OpenAI's error shape carrying the run's sentence", async () => {
     s.model.reply(failure(401, "Incorrect API key provided."));
     const stream = await s.client(key.value).chat.completions.create({ model: notes.name, messages: [{ role: "user", content: "Hi." }], stream: true });
@@ -134,7 +134,30 @@ describe("a run that fails", () => {
   });
 });
 
-describe("a client that goes away", () => {
+describe("a run stopped in the studio", () => {
+  it("ends the stream with OpenAI's error shape saying who stopped it", async () => {
+    s.model.reply(text("A long answer that someone stops halfway through.", { paceMs: 100 }));
+    const response = await post({ model: notes.name, messages: [{ role: "user", content: "Talk." }], stream: true });
+    const runId = response.headers.get("x-quiver-run-id")!;
+    const read = readStream(response);
+    const runtime = await s.runtime();
+    // Stopped once the model has begun to write.
+    const watching = new AbortController();
+    const timer = setTimeout(() => watching.abort(), 10_000);
+    for await (const event of await runtime.subscribe(runId, null, watching.signal)) if (event.type === "delta") break;
+    clearTimeout(timer);
+    watching.abort();
+    await runtime.cancel(runId, { id: "user-ann", name: "Ann" });
+    const { events } = await read;
+    expect(events.at(-1)).not.toBe("[DONE]");
+    const error = (JSON.parse(events.at(-1)!) as { error: { message: string; type: string; code: string } }).error;
+    expect(error).toMatchObject({ type: "server_error", code: "run_cancelled" });
+    expect(error.message).toBe(`The run was stopped by Ann before it finished its answer; what it had written is in the studio at ${s.base}/runs/${runId}.`);
+    expect(contentOf(events.slice(0, -1)).length).toBeGreaterThan(0);
+  });
+});
+
+describe("a client that goes away (R-api-chat-run)", () => {
   it("leaves the run going: it finishes and is stored", async () => {
     s.model.reply(text("A long answer that the client will not read to its end.", { paceMs: 80 }));
     const request = new Request(`${s.base}/api/v1/chat/completions`, {
@@ -154,7 +177,7 @@ describe("a client that goes away", () => {
   });
 });
 
-describe("secrets", () => {
+describe("secrets (R-api-chat-tools, R-secret-mask)", () => {
   it("never puts a tool's secret in the answer, streamed or whole", async () => {
     await createSecret(s.db, "admin", { name: "SERVICE_TOKEN", value: TOKEN });
     const service = await s.agent({ name: "service", tools: [{ entry: "tools/service.py", settings: { token: "${SERVICE_TOKEN}" } }] });
