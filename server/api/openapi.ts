@@ -55,6 +55,7 @@ function errorResponses(route: RouteSpec) {
 
 function register(registry: OpenAPIRegistry, route: RouteSpec, bearer: string): void {
   const ok = route.ok;
+  const scopes: readonly string[] = [route.scope].flat();
   const okContent =
     ok.contentType === "text/event-stream"
       ? {
@@ -71,10 +72,10 @@ function register(registry: OpenAPIRegistry, route: RouteSpec, bearer: string): 
     path: route.path,
     operationId: route.operationId,
     summary: route.summary,
-    description: `${route.description}\n\nKey scope: ${[route.scope].flat().map((one) => `\`${one}\``).join(" or ")}.`,
+    description: `${route.description}\n\nKey scope: ${scopes.map((scope) => `\`${scope}\``).join(" or ")}${scopes.length > 1 ? " (any one)" : ""}.`,
     tags: [route.tag ?? "API"],
     security: [{ [bearer]: [] }],
-    "x-quiver-scope": route.scope,
+    "x-quiver-scopes": scopes,
     request: {
       ...(route.params ? { params: route.params } : {}),
       ...(route.query ? { query: route.query } : {}),
