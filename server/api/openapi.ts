@@ -53,6 +53,9 @@ function errorResponses(route: RouteSpec) {
   return out;
 }
 
+/** The route's example body, which the reference page's curl line sends. */
+const example = (route: RouteSpec) => (route.example?.body !== undefined ? { example: route.example.body } : {});
+
 function register(registry: OpenAPIRegistry, route: RouteSpec, bearer: string): void {
   const ok = route.ok;
   const scopes: readonly string[] = [route.scope].flat();
@@ -80,7 +83,7 @@ function register(registry: OpenAPIRegistry, route: RouteSpec, bearer: string): 
       ...(route.params ? { params: route.params } : {}),
       ...(route.query ? { query: route.query } : {}),
       ...(route.headers ? { headers: route.headers } : {}),
-      ...(route.body ? { body: { required: true, content: { "application/json": { schema: route.body } } } } : {}),
+      ...(route.body ? { body: { required: true, content: { "application/json": { schema: route.body, ...example(route) } } } } : {}),
     },
     responses: { [String(ok.status)]: { description: ok.description, content: okContent }, ...errorResponses(route) },
   });
