@@ -1,12 +1,14 @@
 "use client";
 // A server's tools as its row unfolds them: title, name, description and input schema, read from the server
-// (which starts it when it is not running) once per unfolding, and again on Read again.
+// (which starts it when it is not running) once per unfolding, and again on Read again; each one's Try calls it.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { RefreshCw } from "lucide-react";
+import { FlaskConical, RefreshCw } from "lucide-react";
+import { useState } from "react";
 import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC, useTRPCClient } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 import { Time } from "@/components/ui/time";
+import { isDestructive, TryDialog } from "./try-dialog";
 import type { ServerTool } from "./types";
 
 /** What a builder reads for a tool: its annotated title, its title, or its name in words. */
@@ -21,6 +23,7 @@ export function ToolsList({ serverId, serverName }: { serverId: string; serverNa
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
+  const [trying, setTrying] = useState<ServerTool | null>(null);
   // A mutation on the server (it may start the server's program), read here like a query: once per unfolding.
   const tools = useQuery({
     queryKey: ["mcpServers.tools", serverId],
@@ -60,8 +63,8 @@ export function ToolsList({ serverId, serverName }: { serverId: string; serverNa
       ) : (
       <ul className="flex flex-col divide-y divide-zinc-100 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
         {list.map((tool) => (
-          <li key={tool.name} className="px-3 py-2">
-            <details>
+          <li key={tool.name} className="flex items-start gap-2 px-3 py-2">
+            <details className="min-w-0 flex-1">
               <summary className="cursor-pointer text-sm">
                 <span className="font-medium">{toolTitle(tool)}</span> <code className="ml-1 font-mono text-xs text-zinc-500">{tool.name}</code>
                 {tool.description ? <span className="mt-0.5 block pl-4 text-xs text-zinc-600 dark:text-zinc-400">{tool.description}</span> : null}
@@ -70,10 +73,15 @@ export function ToolsList({ serverId, serverName }: { serverId: string; serverNa
                 {JSON.stringify(tool.inputSchema, null, 2)}
               </pre>
             </details>
+            {isDestructive(tool) ? <span className="mt-0.5 shrink-0 rounded border border-red-200 px-1.5 text-[11px] font-medium text-red-700 dark:border-red-900 dark:text-red-400">Destructive</span> : null}
+            <Button size="sm" variant="ghost" aria-label={`Try ${tool.name}`} title={`Call ${tool.name} by hand`} onClick={() => setTrying(tool)}>
+              <FlaskConical aria-hidden className="h-3.5 w-3.5" /> Try
+            </Button>
           </li>
         ))}
       </ul>
       )}
+      <TryDialog serverId={serverId} serverName={serverName} tool={trying} title={trying ? toolTitle(trying) : ""} onClose={() => setTrying(null)} />
     </section>
   );
 }

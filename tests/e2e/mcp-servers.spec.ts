@@ -1,13 +1,15 @@
 // Settings → MCP servers as an admin meets it: an mcp.json naming the reference server-everything over stdio is
 // imported whole or not at all (a malformed file says its line and column, a token written out is refused with a
 // sentence asking for a secret), Test connection answers on the row with the tool count, the tools unfold with
-// their schemas, a new server's faults show at their fields, Delete is refused while an agent uses the server and
-// otherwise asks first, naming what goes.
+// their schemas and each can be tried by hand (its progress as it runs, a destructive one only once confirmed), a
+// new server's faults show at their fields, Delete is refused while an agent uses the server and otherwise asks
+// first, naming what goes.
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { ownOrigin } from "./support/origin";
 
 const EVERYTHING = path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+const CHANGING = path.resolve("tests/integration/mcp/servers/changing-server.mjs");
 const TOKEN = "ghp_e2eWrittenOut0123456789abcdefghijkl";
 
 async function importText(page: Page, text: string) {
@@ -63,6 +65,30 @@ test("an admin imports server-everything, tests it, reads its tools and deletes 
   const echo = tools.getByRole("listitem").filter({ has: page.getByText("echo", { exact: true }) });
   await echo.locator("summary").click();
   await expect(echo.getByLabel("Input schema of echo")).toContainText('"message"');
+
+  // Try calls a tool by hand with the form made from its schema, and shows what the model would read.
+  await echo.getByRole("button", { name: "Try echo" }).click();
+  const trying = page.getByRole("dialog", { name: "Try Echo Tool" });
+  await trying.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(trying.getByText("message is required.")).toBeVisible();
+  await trying.getByLabel("message").fill("hello from Try");
+  await trying.getByLabel("message").press("Control+Enter");
+  await expect(trying.getByRole("region", { name: "Result of echo" }).getByRole("status")).toHaveText("Succeeded");
+  await expect(trying.getByLabel("Answer of echo")).toHaveText("Echo: hello from Try");
+  await trying.getByRole("button", { name: "Close" }).click();
+  await expect(trying).toBeHidden();
+  // A long call shows its progress lines as they come, then its answer.
+  const longRunning = tools.getByRole("listitem").filter({ has: page.getByText("trigger-long-running-operation", { exact: true }) });
+  await longRunning.getByRole("button", { name: "Try trigger-long-running-operation" }).click();
+  const slow = page.getByRole("dialog", { name: "Try Trigger Long Running Operation Tool" });
+  await slow.getByLabel("duration").fill("2");
+  await slow.getByLabel("steps").fill("2");
+  await slow.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(slow.getByRole("list", { name: "Progress" }).getByRole("listitem").first()).toBeVisible({ timeout: 10_000 });
+  await expect(slow.getByRole("region", { name: "Result of trigger-long-running-operation" }).getByRole("status")).toHaveText("Succeeded", { timeout: 10_000 });
+  await expect(slow.getByLabel("Answer of trigger-long-running-operation")).toContainText("completed");
+  await slow.screenshot({ path: "/tmp/mcp-try-form.png" });
+  await slow.press("Escape");
   await page.getByRole("button", { name: "Show recent stderr of everything" }).click();
   await expect(page.getByRole("region", { name: "Recent stderr of everything" })).toBeVisible();
 
@@ -115,4 +141,38 @@ test("an admin imports server-everything, tests it, reads its tools and deletes 
   await confirm.getByRole("button", { name: "Delete everything" }).click();
   await expect(confirm).toBeHidden();
   await expect(page.getByText("No MCP servers yet — New server or Import mcp.json")).toBeVisible();
+});
+
+test("a tool its server marks destructive is tried only after the admin confirms it", async ({ page }) => {
+  await page.goto("/settings/mcp");
+  await importText(page, JSON.stringify({ mcpServers: { changing: { command: "node", args: [CHANGING] } } }));
+  const row = page.getByRole("row", { name: /^changing\b/ });
+  await row.getByRole("button", { name: "Show tools of changing" }).click();
+  const tools = page.getByRole("region", { name: "Tools of changing" });
+  const erase = tools.getByRole("listitem").filter({ has: page.getByText("erase", { exact: true }) });
+  await expect(erase.getByText("Destructive", { exact: true })).toBeVisible({ timeout: 30_000 });
+  await erase.getByRole("button", { name: "Try erase" }).click();
+  const trying = page.getByRole("dialog", { name: "Try Erase" });
+  await expect(trying).toContainText("This tool takes no arguments.");
+
+  // Run asks first, naming the tool and the server; Cancel sends nothing.
+  await trying.getByRole("button", { name: "Run", exact: true }).click();
+  const confirm = trying.getByRole("alert");
+  await expect(confirm).toContainText("Run erase on changing? Its server marks it destructive");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(trying.getByRole("region", { name: "Result of erase" })).toHaveCount(0);
+  await trying.getByRole("button", { name: "Run", exact: true }).click();
+  await trying.getByRole("button", { name: "Run erase" }).click();
+  await expect(trying.getByLabel("Answer of erase")).toHaveText("erased");
+  await trying.press("Escape");
+
+  // Tried by hand, an action is in the audit log like a run's.
+  await page.goto("/settings/audit");
+  await expect(page.getByRole("row", { name: /tool\.executed.*erase/ }).first()).toBeVisible();
+
+  await page.goto("/settings/mcp");
+  const id = (await row.getAttribute("id"))!;
+  const removed = await page.request.post("/api/trpc/mcpServers.remove", { headers: ownOrigin, data: { id } });
+  expect(removed.ok(), await removed.text()).toBe(true);
 });
