@@ -16,6 +16,7 @@ import { ConflictBanner } from "./conflict-banner";
 import { localProblems, mergeProblems, placeOf, toDeclaration } from "./draft";
 import { problemsOf } from "./errors";
 import { ExportButton } from "./export-button";
+import { changesAnchor, HeldBackNote } from "./held-back-note";
 import { LimitsSection } from "./limits-section";
 import { ModelSection } from "./model-section";
 import { ModelViewPanel } from "./model-view-panel";
@@ -24,6 +25,7 @@ import { SourcesSection } from "./sources-section";
 import { useAgentDraft } from "./use-agent-draft";
 import { useDebounced } from "./use-debounced";
 import { VersionsList } from "./versions-list";
+import { withheldOperations } from "./withheld";
 
 export function AgentEditor({ id }: { id: string }) {
   const trpc = useTRPC();
@@ -42,6 +44,8 @@ export function AgentEditor({ id }: { id: string }) {
   const problems = mergeProblems(local, validation.data?.problems ?? [], problemsOf(state.saveError));
   const entries = useMemo(() => draft.tools.map((t) => t.entry), [draft.tools]);
   const viewEntries = useDebounced(entries, 200);
+  const unaccepted = useMemo(() => agent.unaccepted.map(({ index, tools }) => ({ index, tools, entry: agent.declaration.tools[index]?.entry ?? "" })), [agent]);
+  const withheld = useMemo(() => withheldOperations(agent, catalog.sources), [agent, catalog.sources]);
 
   const save = () => {
     setAttempted(true);
@@ -115,6 +119,7 @@ export function AgentEditor({ id }: { id: string }) {
               </p>
             ) : null}
             <ProblemSummary problems={problems} entries={entries} sources={catalog.sources} announce={attempted} />
+            <HeldBackNote unaccepted={unaccepted} sources={catalog.sources} />
             <div key={state.generation}>
               <AboutSection
                 about={{ name: draft.name, description: draft.description, instructions: draft.instructions }}
@@ -131,6 +136,8 @@ export function AgentEditor({ id }: { id: string }) {
                 drift={agent.drift}
                 agentDefault={draft.policy.permission}
                 problems={problems}
+                unaccepted={unaccepted}
+                acceptance={{ agentId: id, baseVersion: state.baseVersion, dirty: state.dirty, onAccepted: state.rebase }}
                 onChange={(tools) => update((d) => ({ ...d, tools }))}
               />
               <LimitsSection policy={draft.policy} problems={problems} onChange={(patch) => update((d) => ({ ...d, policy: { ...d.policy, ...patch } }))} />
@@ -139,7 +146,12 @@ export function AgentEditor({ id }: { id: string }) {
           </div>
         </div>
         <div className="min-h-0 border-l border-zinc-200 bg-zinc-50/50 dark:border-zinc-800 dark:bg-zinc-900/40">
-          <ModelViewPanel entries={viewEntries} sources={catalog.sources} />
+          <ModelViewPanel
+            entries={viewEntries}
+            sources={catalog.sources}
+            withheld={withheld}
+            review={unaccepted[0] ? changesAnchor(unaccepted[0].index) : null}
+          />
         </div>
       </div>
     </div>

@@ -2,18 +2,34 @@
 // "What the model sees": the exact tool list the model is offered for the selection on screen (saved or not),
 // each tool's name, description and input schema, and the problems that keep an entry from offering anything
 // (two sources offering one name). Settings and secrets cannot appear: the server builds this from three fields.
+// An MCP tool that changed since the save is listed apart: a run holds it back until a builder accepts the change.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Eye } from "lucide-react";
 import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
 import type { Source } from "@/server/catalog/sources";
 import { sourceOf, splitEntry } from "./draft";
+import { scrollToChange } from "./held-back-note";
 import { fallbackTitle } from "./labels";
 
-export function ModelViewPanel({ entries, sources }: { entries: string[]; sources: readonly Source[] }) {
+export function ModelViewPanel({
+  entries,
+  sources,
+  withheld,
+  review,
+}: {
+  entries: string[];
+  sources: readonly Source[];
+  /** The tools a run holds back until a builder accepts their change, by the names the model reads. */
+  withheld: ReadonlySet<string>;
+  /** The id of the panel on the page that shows the change. */
+  review: string | null;
+}) {
   const trpc = useTRPC();
   const view = useQuery(trpc.agents.modelView.queryOptions({ entries }, { placeholderData: keepPreviousData }));
-  const tools = view.data?.tools ?? [];
+  const all = view.data?.tools ?? [];
+  const tools = all.filter((tool) => !withheld.has(tool.name));
+  const held = all.filter((tool) => withheld.has(tool.name));
   const titleAt = (index: number) => {
     const entry = entries[index] ?? "";
     return sourceOf(entry, sources)?.title ?? fallbackTitle(splitEntry(entry).source);
@@ -43,7 +59,36 @@ export function ModelViewPanel({ entries, sources }: { entries: string[]; source
             ))}
           </ul>
         ) : null}
-        {view.data && tools.length === 0 && view.data.problems.length === 0 ? (
+        {held.length > 0 ? (
+          <div role="status" className="mb-3 rounded-md bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+            <p className="font-medium">Held back until you accept their change</p>
+            <p className="mt-0.5">
+              Their server changed what they tell the model since the agent was saved.{" "}
+              {review ? (
+                <a
+                  href={`#${review}`}
+                  onClick={(event) => {
+                    const target = document.getElementById(review);
+                    if (!target) return;
+                    event.preventDefault();
+                    scrollToChange(target);
+                  }}
+                  className="font-medium underline decoration-amber-400 underline-offset-2 hover:decoration-amber-700"
+                >
+                  Review the change
+                </a>
+              ) : null}
+            </p>
+            <ul aria-label="Tools held back" className="mt-1 flex flex-wrap gap-1">
+              {held.map((tool) => (
+                <li key={tool.name} className="rounded border border-amber-300 px-1.5 font-mono text-[11px] dark:border-amber-800">
+                  {tool.name}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        {view.data && tools.length === 0 && held.length === 0 && view.data.problems.length === 0 ? (
           <p className="text-xs text-zinc-500">No tools: the model can only answer in words. Add a source and tick its operations to offer some.</p>
         ) : null}
         <ol aria-label="Tools the model is offered" className="flex flex-col gap-2">

@@ -3,7 +3,7 @@
 // folded, its Settings form and each chosen operation's Approval. What changed in it since the last save, and
 // every problem of the entry, show on the card.
 import { ChevronDown, ChevronRight, Shield, TriangleAlert, X } from "lucide-react";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import type { Problem } from "@/server/agents/declaration";
 import type { DriftChange } from "@/server/agents/drift";
 import type { HookInfo } from "@/server/agents/hook";
@@ -24,6 +24,7 @@ export function SourceCard({
   drift,
   hook,
   agentDefault,
+  notice,
   onChange,
   onRemove,
 }: {
@@ -34,6 +35,8 @@ export function SourceCard({
   drift: DriftChange[];
   hook: HookInfo;
   agentDefault: PermissionLevel;
+  /** What the source's server changed that a builder must accept first (an MCP server's tools). */
+  notice?: ReactNode;
   onChange: (tool: DraftTool) => void;
   onRemove: () => void;
 }) {
@@ -103,6 +106,8 @@ export function SourceCard({
           <p className="mt-1 text-amber-800 dark:text-amber-200">Saving the agent accepts these changes.</p>
         </div>
       ) : null}
+
+      {notice}
 
       {entryProblems.length > 0 ? (
         <ul role="alert" className="mx-4 mt-2 flex flex-col gap-0.5 text-xs text-red-600">

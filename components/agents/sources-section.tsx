@@ -16,6 +16,7 @@ import { EntriesText } from "./entries-text";
 import { HookNote } from "./hook-note";
 import { SourceCard } from "./source-card";
 import { SourcePalette } from "./source-palette";
+import { ToolChangesPanel, type Acceptance } from "./tool-changes-panel";
 
 export function SourcesSection({
   tools,
@@ -26,6 +27,8 @@ export function SourcesSection({
   drift,
   agentDefault,
   problems,
+  unaccepted,
+  acceptance,
   onChange,
 }: {
   tools: DraftTool[];
@@ -36,6 +39,9 @@ export function SourcesSection({
   drift: readonly EntryDrift[];
   agentDefault: PermissionLevel;
   problems: readonly Problem[];
+  /** Per saved MCP entry (its index and its entry string), the tools a run withholds until a builder accepts them. */
+  unaccepted: ReadonlyArray<{ index: number; entry: string }>;
+  acceptance: Acceptance;
   onChange: (tools: DraftTool[]) => void;
 }) {
   const [asText, setAsText] = useState(false);
@@ -60,6 +66,13 @@ export function SourcesSection({
     seen.set(source, n);
     return `${source}#${n}`;
   };
+
+  // A saved entry's changes show on the first card of the same server, wherever the draft has moved it.
+  const changesAt = new Map<number, number>();
+  for (const { index, entry } of unaccepted) {
+    const at = tools.findIndex((t, i) => !changesAt.has(i) && splitEntry(t.entry).source.toLowerCase() === splitEntry(entry).source.toLowerCase());
+    if (at !== -1) changesAt.set(at, index);
+  }
 
   return (
     <EditorSection
@@ -125,6 +138,7 @@ export function SourcesSection({
                 drift={drift.find((d) => splitEntry(d.entry).source === name)?.changes ?? []}
                 hook={hook}
                 agentDefault={agentDefault}
+                notice={changesAt.has(index) ? <ToolChangesPanel entry={changesAt.get(index)!} source={source} acceptance={acceptance} /> : null}
                 onChange={(next) => onChange(tools.map((t, i) => (i === index ? next : t)))}
                 onRemove={() => onChange(tools.filter((_, i) => i !== index))}
               />

@@ -7,6 +7,7 @@ import { refusalOf } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
 import type { AgentDeclaration } from "@/server/agents/declaration";
 import type { Theirs } from "./conflict-banner";
+import type { AcceptedAgent } from "./tool-changes-panel";
 import { fromDeclaration, sameDraft, toDeclaration, type Draft } from "./draft";
 
 type State = {
@@ -72,6 +73,17 @@ export function useAgentDraft(agent: { id: string; version: number; declaration:
     );
   }
 
+  /**
+   * A version saved beside the draft (an accepted tool change): the page is based on it from now on, and edits not
+   * saved yet stay as unsaved changes on top of it (the pins they lack are kept by the next save).
+   */
+  function rebase(saved: AcceptedAgent) {
+    queryClient.setQueryData(trpc.agents.get.queryKey({ id: agent.id }), saved);
+    const canonical = fromDeclaration(saved.declaration);
+    setState((s) => ({ ...s, draft: sameDraft(s.draft, s.baseline) ? canonical : s.draft, baseline: canonical, baseVersion: saved.version }));
+    void queryClient.invalidateQueries({ queryKey: trpc.agents.versions.queryKey({ id: agent.id }) });
+  }
+
   function loadTheirs() {
     if (!conflict) return;
     const theirs = fromDeclaration(conflict.declaration);
@@ -94,6 +106,7 @@ export function useAgentDraft(agent: { id: string; version: number; declaration:
     saveError: save.error,
     theirs,
     loadTheirs,
+    rebase,
     overwrite: () => conflict && saveNow(conflict.version),
   };
 }
