@@ -145,11 +145,13 @@ test("a tool its server rewords is held back until a builder accepts the change 
   const seen = builder.getByRole("complementary", { name: "What the model sees" });
   await expect(seen.getByRole("list", { name: "Tools held back" })).toHaveText("note");
   await expect(seen.getByRole("list", { name: "Tools the model is offered" }).getByRole("listitem")).toHaveCount(0);
-  await builder.screenshot({ path: "/tmp/mcp-accept-panel.png" });
   // The schema did not change: it says so, folded, rather than showing the same text twice.
   await changes.getByText("Unchanged", { exact: true }).click();
   await expect(changes.getByLabel("Input schema of note, accepted and now")).toContainText('"text"');
 
+  // An edit not saved yet stays on the page through the acceptance, and saves on top of it without a conflict.
+  await builder.getByLabel("Description", { exact: true }).fill("Keeps notes");
+  await expect(changes).toContainText("Accepting saves a new version with only this change; your unsaved edits stay on the page.");
   await changes.getByRole("button", { name: "Accept the change to note" }).click();
   await expect(changes).toBeHidden();
   await expect(note).toBeHidden();
@@ -157,9 +159,17 @@ test("a tool its server rewords is held back until a builder accepts the change 
   await expect(seen.getByRole("list", { name: "Tools held back" })).toBeHidden();
   await expect(builder.getByText(/^Version 2 ·/)).toBeVisible();
   await expect(builder.getByRole("region", { name: "Versions" })).toContainText("Accepted the current version of note from changing");
+  await expect(builder.getByText("Unsaved changes")).toBeVisible();
+  await expect(builder.getByLabel("Description", { exact: true })).toHaveValue("Keeps notes");
+  await builder.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(builder.getByText(/^Version 3 ·/)).toBeVisible();
+  await expect(builder.getByText("Unsaved changes")).toBeHidden();
+  // The save kept the accepted version of note: nothing is held back after a reload.
   await builder.reload();
-  await expect(builder.getByRole("heading", { level: 1, name: "Note keeper" })).toBeVisible();
+  await expect(builder.getByLabel("Description", { exact: true })).toHaveValue("Keeps notes");
+  await expect(seen.getByRole("listitem", { name: "note", exact: true })).toBeVisible();
   await expect(builder.getByRole("region", { name: "Changes to accept from changing" })).toHaveCount(0);
+  await expect(builder.getByRole("region", { name: "Held back from runs" })).toHaveCount(0);
 
   await builder.context().close();
   await cleanUp(page, [agentId], [changing!]);

@@ -87,7 +87,6 @@ test("an admin imports server-everything, tests it, reads its tools and deletes 
   await expect(slow.getByRole("list", { name: "Progress" }).getByRole("listitem").first()).toBeVisible({ timeout: 10_000 });
   await expect(slow.getByRole("region", { name: "Result of trigger-long-running-operation" }).getByRole("status")).toHaveText("Succeeded", { timeout: 10_000 });
   await expect(slow.getByLabel("Answer of trigger-long-running-operation")).toContainText("completed");
-  await slow.screenshot({ path: "/tmp/mcp-try-form.png" });
   await slow.press("Escape");
   await page.getByRole("button", { name: "Show recent stderr of everything" }).click();
   await expect(page.getByRole("region", { name: "Recent stderr of everything" })).toBeVisible();
