@@ -7,9 +7,9 @@ export const SCOPES: ReadonlyArray<{ scope: KeyScope; label: string; hint: strin
   { scope: "decide", label: "Decide approvals", hint: "Approve or deny a call that waits, and answer an agent's question." },
 ];
 
-const SHORT: Record<KeyScope, string> = { run: "run", read: "read runs", decide: "decide approvals" };
+const SHORT: Record<KeyScope, string> = { run: "run agents", read: "read runs", decide: "decide approvals" };
 
-/** "run, read runs": what a key may do, in the order SCOPES lists them. */
+/** "run agents, read runs": what a key may do, in the order SCOPES lists them. */
 export function scopeWords(scopes: readonly KeyScope[]): string {
   return SCOPES.filter((s) => scopes.includes(s.scope))
     .map((s) => SHORT[s.scope])
