@@ -37,6 +37,14 @@ describe("sideBySide", () => {
     expect(shown(sideBySide("a\nb\nc", "a\nc"))).toEqual(["a | a", "[b] | -", "c | c"]);
   });
 
+  it("shows texts too different to match as wholly replaced, line for line", () => {
+    const before = Array.from({ length: 1_500 }, (_, i) => `old ${i}`).join("\n");
+    const after = Array.from({ length: 1_500 }, (_, i) => `new ${i}`).join("\n");
+    const rows = sideBySide(before, after);
+    expect(rows).toHaveLength(1_500);
+    expect(rows.every((row) => row.left?.changed && row.right?.changed)).toBe(true);
+  });
+
   it("reads an empty text as no lines", () => {
     expect(shown(sideBySide("", "new"))).toEqual(["- | [new]"]);
   });

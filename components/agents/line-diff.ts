@@ -1,6 +1,7 @@
-// Two texts side by side with what changed marked: lines matched by their longest common subsequence, a removed
-// line beside the added line that replaced it, and within such a pair the words that differ. Small texts only (a
-// tool's description and schema); past a size where matching costs too much, every line counts as changed.
+// Two texts side by side with what changed marked: lines matched by jsdiff, a removed line beside the added line
+// that replaced it, and within such a pair the words that differ. Small texts only (a tool's description and
+// schema); past a number of edits where matching costs too much, every line counts as changed.
+import { diffArrays } from "diff";
 
 export type Segment = { text: string; changed: boolean };
 /** One side of a row: its line number (from 1) and its text in pieces; null where the other side has a line alone. */
@@ -9,28 +10,22 @@ export type DiffRow = { left: Side; right: Side };
 
 type Op = { kind: "same" | "removed" | "added"; a?: number; b?: number };
 
-/** Beyond this many cells of the matching table, the texts are shown as wholly replaced. */
-const MAX_CELLS = 400_000;
+/** Past this many edits the texts are shown as wholly replaced: matching them would cost more than it tells. */
+const MAX_EDITS = 2_000;
 
-/** The edit script from `a` to `b`, by the longest common subsequence of their items. */
+/** The edit script from `a` to `b` item by item (jsdiff's Myers diff), or null past MAX_EDITS. */
 function script<T>(a: readonly T[], b: readonly T[]): Op[] | null {
-  const n = a.length;
-  const m = b.length;
-  if ((n + 1) * (m + 1) > MAX_CELLS) return null;
-  // lengths[i][j]: the common subsequence's length of a[i:] and b[j:].
-  const lengths = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      lengths[i]![j] = a[i] === b[j] ? lengths[i + 1]![j + 1]! + 1 : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
-    }
-  }
+  const changes = diffArrays([...a], [...b], { maxEditLength: MAX_EDITS });
+  if (!changes) return null;
   const ops: Op[] = [];
   let i = 0;
   let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && a[i] === b[j]) ops.push({ kind: "same", a: i++, b: j++ });
-    else if (j < m && (i === n || lengths[i]![j + 1]! >= lengths[i + 1]![j]!)) ops.push({ kind: "added", b: j++ });
-    else ops.push({ kind: "removed", a: i++ });
+  for (const change of changes) {
+    for (let k = 0; k < change.value.length; k++) {
+      if (change.added) ops.push({ kind: "added", b: j++ });
+      else if (change.removed) ops.push({ kind: "removed", a: i++ });
+      else ops.push({ kind: "same", a: i++, b: j++ });
+    }
   }
   return ops;
 }
