@@ -62,8 +62,8 @@ export function OperationSection({ doc, operation, server }: { doc: Doc; operati
 
       {body ? (
         <div className="mt-5">
-          <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">
-            Body (JSON, <SchemaLink schema={body} />)
+          <h4 className="mb-1 text-xs font-semibold tracking-wide text-zinc-500">
+            <span className="uppercase">Body</span> (JSON, <SchemaLink schema={body} />)
           </h4>
           <FieldTable label={`Body of ${op.summary}`} fields={fieldsOf(doc, body)} />
         </div>
@@ -96,7 +96,7 @@ export function OperationSection({ doc, operation, server }: { doc: Doc; operati
 
       <div className="mt-5">
         <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">Example</h4>
-        <pre aria-label={`curl for ${op.summary}`} className="overflow-x-auto rounded-md bg-zinc-950 p-3 font-mono text-xs leading-relaxed text-zinc-100">
+        <pre aria-label={`curl for ${op.summary}`} className="overflow-x-auto rounded-md bg-zinc-950 p-3 font-mono text-xs leading-relaxed text-zinc-100 dark:border dark:border-zinc-800 dark:bg-zinc-900">
           {curlOf(server, operation)}
         </pre>
       </div>

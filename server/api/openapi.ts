@@ -127,11 +127,15 @@ export function openApiDocument(server?: string, routes: readonly RouteSpec[] = 
   });
 }
 
+let last: { server: string; document: OpenApiDocument } | null = null;
+
 /** The document as /api/v1/openapi.json answers it, naming the studio's address (QUIVER_BASE_URL, else the request's). */
 export function openApiAnswer(request: Request): Response {
   try {
     const server = env().baseUrl ?? new URL(request.url).origin;
-    return Response.json(openApiDocument(server), { headers: { "cache-control": "no-cache" } });
+    // Made once per address (about 10 ms each time otherwise); the last one is kept, whatever Host a client sends.
+    if (last?.server !== server) last = { server, document: openApiDocument(server) };
+    return Response.json(last.document, { headers: { "cache-control": "no-cache" } });
   } catch (error) {
     const { id, sentence } = reportUnexpected(error, `API GET ${OPENAPI_PATH}`);
     return apiError(500, "INTERNAL", sentence, { errorId: id });
