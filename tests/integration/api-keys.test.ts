@@ -58,6 +58,18 @@ describe("Settings → API keys over tRPC", () => {
     expect((await keys.list())[0]!.revokedAt).toBeInstanceOf(Date);
   });
 
+  it("names the key in Settings → Audit where a program acted with it (R-key-audit)", async () => {
+    const { requireKey, recordKeyUse } = await import("@/server/keys/request");
+    const { listAudit } = await import("@/server/audit/list");
+    const made = await (await api()).create({ name: "audit-bot", agents: "all", scopes: ["run"], expiresAt: null });
+    const request = new Request("http://127.0.0.1/api/v1/models", { headers: { authorization: `Bearer ${made.value}` } });
+    const key = await requireKey(await studioDb(), request, "run");
+    await recordKeyUse(await studioDb(), key, { action: "chat.completions" });
+    const rows = (await listAudit(await studioDb(), { actor: key.who.id, limit: 10 })).filter((row) => row.actor === key.who.id);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.actorEmail === "API key audit-bot")).toBe(true);
+  });
+
   it("answers a fault with its sentence and the problems by field, as the dialog places them", async () => {
     const keys = await api();
     const error = await keys.create({ name: "", agents: [], scopes: [] }).catch((e: unknown) => e);
