@@ -8,3 +8,4 @@ export * from "./tree";
 export * from "./runs";
 export * from "./mcp";
 export * from "./keys";
+export * from "./triggers";
