@@ -7,6 +7,7 @@ export const VIA_LABELS: Record<RunVia, string> = {
   mcp: "MCP",
   webhook: "Webhook",
   schedule: "Schedule",
+  specialist: "Specialist",
 };
 
 /** "Playground", "API key ci-bot", "MCP, key ide": the kind, and the key it came through where there was one. */

@@ -5,8 +5,11 @@ import { bigserial, index, integer, jsonb, pgTable, primaryKey, text, timestamp,
 export const runStatuses = ["running", "waiting", "done", "failed", "cancelled"] as const;
 export type RunStatus = (typeof runStatuses)[number];
 
-/** How a run started: the studio's playground, a program with an API key, an MCP client, a webhook or a schedule. */
-export const runVias = ["playground", "api", "mcp", "webhook", "schedule"] as const;
+/**
+ * How a run started: the studio's playground, a program with an API key, an MCP client, a webhook, a schedule, or
+ * another run that asked this agent as its specialist.
+ */
+export const runVias = ["playground", "api", "mcp", "webhook", "schedule", "specialist"] as const;
 export type RunVia = (typeof runVias)[number];
 
 export const runs = pgTable(
@@ -22,6 +25,9 @@ export const runs = pgTable(
     /** The API key a run came through, and its name as it was then, so a revoked or deleted key still reads. */
     viaKeyId: uuid("via_key_id"),
     viaKeyName: text("via_key_name"),
+    /** A specialist's run: the run that asked it, and the call of that run that did, so each links to the other. */
+    parentRunId: uuid("parent_run_id"),
+    parentCallId: text("parent_call_id"),
     status: text("status").$type<RunStatus>().notNull().default("running"),
     /** Why a run failed, in one sentence (masked). */
     error: text("error"),
@@ -30,7 +36,7 @@ export const runs = pgTable(
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp("ended_at", { withTimezone: true }),
   },
-  (t) => [index("runs_agent_idx").on(t.agentId), index("runs_started_idx").on(t.startedAt), index("runs_via_idx").on(t.via, t.startedAt)],
+  (t) => [index("runs_agent_idx").on(t.agentId), index("runs_started_idx").on(t.startedAt), index("runs_via_idx").on(t.via, t.startedAt), index("runs_parent_idx").on(t.parentRunId)],
 );
 
 export const runEvents = pgTable(
