@@ -2,7 +2,7 @@
 // (all of it without one), then live events, each with its `id:` line; a comment every so often keeps proxies and
 // clients from closing a stream while the run waits on a person; the stream ends once the run has ended. Edit when
 // the stream's framing or its end changes.
-import { and, eq, gt, max } from "drizzle-orm";
+import { and, desc, eq, max } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { runEvents, runs } from "@/db/schema";
 import { reportUnexpected } from "@/server/error-report";
@@ -11,15 +11,23 @@ import type { RunEvent, Runtime } from "@/server/runtime";
 const KEEP_ALIVE_MS = 15_000;
 const ENDED = new Set(["done", "failed", "cancelled"]);
 
-/** Whether the run has ended and stored nothing after `afterId`: the stream has nothing more to wait for. */
-async function over(db: Db, runId: string, afterId: number): Promise<boolean> {
+/**
+ * Where the run's stored events end, when it has ended: its newest id. Ended means the row says so and the newest
+ * status event stored says so too, since the row is written just before that event (R-api-runs-events): a stream
+ * that went by the row alone could close a moment before the run's last event.
+ */
+async function endOf(db: Db, runId: string): Promise<number | null> {
   const [row] = await db.select({ status: runs.status }).from(runs).where(eq(runs.id, runId));
-  if (!row || !ENDED.has(row.status)) return false;
-  const [later] = await db
-    .select({ id: max(runEvents.id) })
+  if (!row || !ENDED.has(row.status)) return null;
+  const [status] = await db
+    .select({ data: runEvents.data })
     .from(runEvents)
-    .where(and(eq(runEvents.runId, runId), gt(runEvents.id, afterId)));
-  return later?.id == null;
+    .where(and(eq(runEvents.runId, runId), eq(runEvents.type, "status")))
+    .orderBy(desc(runEvents.id))
+    .limit(1);
+  if (!status || !ENDED.has(String(status.data.status))) return null;
+  const [top] = await db.select({ id: max(runEvents.id) }).from(runEvents).where(eq(runEvents.runId, runId));
+  return top?.id ?? 0;
 }
 
 function frame(event: RunEvent): string {
@@ -62,15 +70,15 @@ export async function runEventStream(
       try {
         const from = Number.parseInt(lastEventId ?? "0", 10) || 0;
         // A run that ended before the client came gets what it missed and the end, without waiting.
-        const [top] = await db.select({ id: max(runEvents.id) }).from(runEvents).where(eq(runEvents.runId, runId));
-        const endsAt = (await over(db, runId, top?.id ?? 0)) ? (top?.id ?? 0) : null;
+        const endsAt = await endOf(db, runId);
         if (endsAt !== null && endsAt <= from) return;
         for await (const event of events) {
           send(frame(event));
           const id = storedId(event);
           if (id === null) continue;
           const closing = (event.type === "status" && ENDED.has(String(event.data.status))) || (endsAt !== null && id >= endsAt);
-          if (closing && (await over(db, runId, id))) return;
+          // Ended, and nothing stored since this event (a message sent meanwhile continues the run, and the stream).
+          if (closing && ((await endOf(db, runId)) ?? Infinity) <= id) return;
         }
       } catch (error) {
         // Once the answer has begun, a failure can only be told in the stream: one sentence with its id (R-error-id).

@@ -52,6 +52,7 @@ def whoami(settings: Settings) -> str:
 const TOKEN = "svc_live_4b3a2f1e0d9c";
 let s: ApiStudio;
 let key: string;
+let keyId: string;
 let agent: string;
 
 beforeAll(async () => {
@@ -64,7 +65,7 @@ beforeAll(async () => {
     { entry: "tools/service.py", settings: { token: "${SERVICE_TOKEN}" } },
     { entry: "system:ask_user" },
   ]);
-  key = (await s.key({ name: "steering" })).value;
+  ({ value: key, id: keyId } = await s.key({ name: "steering" }));
 });
 beforeEach(() => s.model.reset());
 afterAll(async () => s?.close());
@@ -181,6 +182,18 @@ describe("questions, conversation and stopping", () => {
     const again = await call(api(`/runs/${runId}/cancel`), { key, method: "POST" });
     expect(again.status).toBe(409);
     expect(again.json!.error.code).toBe("RUN_ENDED");
+  });
+
+  it("leaves one audit row per use naming the key, the agent and the run (R-api-runs-audit)", async () => {
+    const { getDb } = await import("@/server/db");
+    const { audit } = await import("@/db/schema");
+    const { eq } = await import("drizzle-orm");
+    const rows = await (await getDb()).select({ action: audit.action, actor: audit.actor, detail: audit.detail }).from(audit).where(eq(audit.actor, `key:${keyId}`));
+    const actions = new Set(rows.map((r) => r.action));
+    for (const action of ["run.start", "run.read", "run.follow", "run.continue", "run.decide.approve_once", "run.decide.deny", "run.decide.approve_always_in_run", "run.answer", "run.cancel"]) {
+      expect(actions, action).toContain(action);
+    }
+    expect(rows.every((r) => r.detail.key === "steering" && r.detail.agentId === agent && typeof r.detail.runId === "string")).toBe(true);
   });
 
   it("answers a tool's secret masked, in the run it reads and in the events it streams", async () => {
