@@ -1,6 +1,6 @@
 "use client";
 // New server and Edit: name, description, how to reach it (a stdio command with its arguments, working folder and
-// environment, or a Streamable HTTP URL with headers) and the idle time. The registry checks everything before it
+// environment, or a Streamable HTTP URL with headers and perhaps an OAuth sign-in) and the idle time. The registry checks everything before it
 // saves anything, and each of its sentences shows at the field it names; the rest under the form.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
@@ -8,6 +8,7 @@ import { errorSentence, problemsIn, refusalOf } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
+import { OAuthFields } from "./oauth-fields";
 import { PairsEditor } from "./pairs-editor";
 import { configOf, emptyForm, formOf, localProblems, placeProblems, type ServerForm } from "./server-form";
 import { TextArea } from "./text-area";
@@ -170,6 +171,7 @@ function ServerFormBody({ server, onClose }: { server: ServerRow | null; onClose
             listProblems={placed.get("headers") ?? []}
             suggestions={SECRETS_LIST}
           />
+          <OAuthFields form={form} change={change} at={(place) => at(placed, place)} secrets={SECRETS_LIST} />
         </>
       )}
       <Field

@@ -18,6 +18,16 @@ describe("the server form", () => {
     expect(formOf(stdioRow).idleMinutes).toBe("1.5");
   });
 
+  it("gives back an OAuth sign-in, and sends empty client fields as none for the studio to fill (R-mcp-oauth-connect)", () => {
+    const signedIn = { ...httpRow, transport: { type: "http" as const, url: httpRow.transport.url, headers: {}, auth: { type: "oauth" as const, clientId: "quiver", clientSecret: "${CLIENT_SECRET}", scopes: ["tools", "read"] } } };
+    expect(configOf(formOf(signedIn))).toEqual(signedIn);
+    const form = { ...emptyForm(), name: "x", transport: "http" as const, url: "https://x.test/mcp", oauth: true, clientId: " ", scopes: "  a  b " };
+    expect(configOf(form).transport).toEqual({ type: "http", url: "https://x.test/mcp", headers: {}, auth: { type: "oauth", clientId: null, clientSecret: null, scopes: ["a", "b"] } });
+    expect(placeOf("transport.auth")).toBe("auth");
+    expect(placeOf("server.transport.auth.clientSecret")).toBe("clientSecret");
+    expect(placeOf("transport.auth.scopes")).toBe("scopes");
+  });
+
   it("leaves out blank argument lines and empty rows, and keeps no working folder as null", () => {
     const form = { ...emptyForm(), name: "x", command: " npx ", args: "-y\n\n@scope/server\r\n", env: [{ key: " A ", value: "1" }, { key: "", value: "" }] };
     expect(configOf(form)).toEqual({

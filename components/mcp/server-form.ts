@@ -15,17 +15,53 @@ export type ServerForm = {
   env: Pair[];
   url: string;
   headers: Pair[];
+  /** http: an admin signs in with OAuth (Connect); the client id, its secret's reference and the scopes may stay empty. */
+  oauth: boolean;
+  clientId: string;
+  clientSecret: string;
+  /** Scopes separated by spaces. */
+  scopes: string;
   /** Minutes without use before a stdio server is stopped; 0 never stops it. */
   idleMinutes: string;
 };
 
 /** The form's fields a problem can sit at; a key of env or headers is its own place ("env:TOKEN"). */
-export type Place = "name" | "description" | "idle" | "transport" | "command" | "args" | "cwd" | "env" | "url" | "headers" | "other";
+export type Place =
+  | "name"
+  | "description"
+  | "idle"
+  | "transport"
+  | "command"
+  | "args"
+  | "cwd"
+  | "env"
+  | "url"
+  | "headers"
+  | "auth"
+  | "clientId"
+  | "clientSecret"
+  | "scopes"
+  | "other";
 
 export const DEFAULT_IDLE_MINUTES = "10";
 
 export function emptyForm(): ServerForm {
-  return { name: "", description: "", transport: "stdio", command: "", args: "", cwd: "", env: [], url: "", headers: [], idleMinutes: DEFAULT_IDLE_MINUTES };
+  return {
+    name: "",
+    description: "",
+    transport: "stdio",
+    command: "",
+    args: "",
+    cwd: "",
+    env: [],
+    url: "",
+    headers: [],
+    oauth: false,
+    clientId: "",
+    clientSecret: "",
+    scopes: "",
+    idleMinutes: DEFAULT_IDLE_MINUTES,
+  };
 }
 
 const pairsOf = (record: Record<string, string>): Pair[] => Object.entries(record).map(([key, value]) => ({ key, value }));
@@ -35,7 +71,8 @@ export function formOf(row: Pick<ServerRow, "name" | "description" | "idleStopS"
   const base = { ...emptyForm(), name: row.name, description: row.description, idleMinutes: String(Math.round((row.idleStopS / 60) * 100) / 100) };
   const t = row.transport;
   if (t.type === "stdio") return { ...base, transport: "stdio", command: t.command, args: t.args.join("\n"), cwd: t.cwd ?? "", env: pairsOf(t.env) };
-  return { ...base, transport: "http", url: t.url, headers: pairsOf(t.headers) };
+  const auth = t.auth ? { oauth: true, clientId: t.auth.clientId ?? "", clientSecret: t.auth.clientSecret ?? "", scopes: t.auth.scopes.join(" ") } : {};
+  return { ...base, transport: "http", url: t.url, headers: pairsOf(t.headers), ...auth };
 }
 
 /** Rows with neither a key nor a value are the editor's spare rows, not entries. */
@@ -59,6 +96,12 @@ export function localProblems(form: ServerForm): Array<{ path: string; message: 
   return problems;
 }
 
+/** The sign-in as the API takes it: empty fields are left for the studio (registration, the server's own scopes). */
+function authOf(form: ServerForm) {
+  const given = (value: string) => (value.trim() === "" ? null : value.trim());
+  return { type: "oauth", clientId: given(form.clientId), clientSecret: given(form.clientSecret), scopes: form.scopes.split(/\s+/).filter(Boolean) };
+}
+
 /** The server as the API takes it (create, update). */
 export function configOf(form: ServerForm): Record<string, unknown> {
   const record = (pairs: Pair[]) => Object.fromEntries(filled(pairs).map((pair) => [pair.key.trim(), pair.value]));
@@ -72,7 +115,7 @@ export function configOf(form: ServerForm): Record<string, unknown> {
           cwd: form.cwd.trim() === "" ? null : form.cwd.trim(),
           env: record(form.env),
         }
-      : { type: "http", url: form.url.trim(), headers: record(form.headers) };
+      : { type: "http", url: form.url.trim(), headers: record(form.headers), ...(form.oauth ? { auth: authOf(form) } : {}) };
   return { name: form.name, description: form.description, idleStopS: Math.round(Number(form.idleMinutes.trim()) * 60), transport };
 }
 
@@ -88,6 +131,8 @@ export function placeOf(path: string): Place | `env:${string}` | `headers:${stri
   if (at === "description") return "description";
   if (at === "idleStopS") return "idle";
   if (at === "transport" || at === "transport.type") return "transport";
+  const auth = /^transport\.auth(?:\.(clientId|clientSecret|scopes))?\b/.exec(at);
+  if (auth) return (auth[1] as Place | undefined) ?? "auth";
   const field = /^transport\.(command|args|cwd|env|url|headers)\b/.exec(at);
   return field ? (field[1] as Place) : "other";
 }

@@ -1,6 +1,7 @@
 "use client";
 // One server's row: status, transport, tools, when they were read, the agents using it, and its actions. Test
 // connection and Restart answer on the row itself; the tools and a stdio server's recent stderr unfold beneath it.
+// A server that signs in with OAuth adds its sign-in under the status, and Connect and Disconnect to the actions.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { ChevronDown, ChevronRight, Pencil, PlugZap, RotateCw, Trash2 } from "lucide-react";
@@ -10,6 +11,7 @@ import { useTRPC } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 import { TableCell, TableRow } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
+import { SignInActions, SignInLine } from "./sign-in";
 import { StatusBadge } from "./status-badge";
 import { ToolsList } from "./tools-list";
 import type { ServerRow as Row } from "./types";
@@ -83,6 +85,7 @@ export function ServerRow({ server, onEdit, onDelete }: { server: Row; onEdit: (
         </TableCell>
         <TableCell className="min-w-[11rem]">
           <StatusBadge status={status} />
+          <SignInLine server={server} />
           {stdio ? (
             <Toggle open={stderrOpen} onClick={() => setStderrOpen(!stderrOpen)} controls={detailsId} label={`${stderrOpen ? "Hide" : "Show"} recent stderr of ${server.name}`}>
               Recent stderr
@@ -134,6 +137,7 @@ export function ServerRow({ server, onEdit, onDelete }: { server: Row; onEdit: (
             <Button size="sm" variant="ghost" aria-label={`Delete ${server.name}`} onClick={onDelete}>
               <Trash2 aria-hidden className="h-3.5 w-3.5" /> Delete
             </Button>
+            <SignInActions server={server} />
           </div>
           <p role="status" aria-label={`Answer for ${server.name}`} className={`mt-1 ml-auto max-w-[14rem] text-right text-xs ${answer && !answer.ok ? "text-red-600" : "text-zinc-600 dark:text-zinc-400"}`}>
             {answer?.sentence ?? ""}

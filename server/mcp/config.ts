@@ -4,6 +4,7 @@
 import path from "node:path";
 import { textFault } from "@/db/storable";
 import { REFERENCE } from "@/server/secrets/names";
+import { parseOAuth, type OAuthSettings } from "./oauth-config";
 
 export const NAME_MAX = 80;
 export const DESCRIPTION_MAX = 500;
@@ -14,7 +15,8 @@ const ARGS_MAX = 200;
 const ENTRIES_MAX = 200;
 
 export type StdioTransport = { type: "stdio"; command: string; args: string[]; cwd: string | null; env: Record<string, string> };
-export type HttpTransport = { type: "http"; url: string; headers: Record<string, string> };
+/** `auth`, when there, has an admin sign in with OAuth (R-mcp-oauth-connect); without it only the headers are sent. */
+export type HttpTransport = { type: "http"; url: string; headers: Record<string, string>; auth?: OAuthSettings };
 export type McpTransport = StdioTransport | HttpTransport;
 
 /** A server as it is stored: every value as written, ${NAME} references unresolved. */
@@ -119,7 +121,10 @@ function http(raw: Record<string, unknown>, c: Checker): HttpTransport | null {
   for (const [name, value] of Object.entries(headers)) {
     if (/[\r\n]/.test(value)) c.add(`transport.headers.${name}`, `${name} cannot hold a line break.`);
   }
+  const auth = parseOAuth(raw.auth, headers, (at, message) => c.add(at, message));
   if (url === null) return null;
+  // The sign-in names the server by its URL to the admin's browser, so the URL cannot carry a secret.
+  if (auth && url.includes("${")) c.add("transport.url", "A server signed in with OAuth is named by its URL on the consent page the browser opens: write the URL without a secret.");
   let parsed: URL | null = null;
   try {
     parsed = new URL(url.replace(REFERENCE, "x"));
@@ -130,7 +135,7 @@ function http(raw: Record<string, unknown>, c: Checker): HttpTransport | null {
     c.add("transport.url", "The URL must be a whole http:// or https:// address, like https://mcp.example.com/mcp.");
     return null;
   }
-  return { type: "http", url, headers };
+  return auth ? { type: "http", url, headers, auth } : { type: "http", url, headers };
 }
 
 /** A server's config from what a form or an import sent, or every fault in it. */
@@ -160,7 +165,8 @@ export function parseServerConfig(input: unknown): { config: McpServerConfig | n
 /** Every text of a transport that may hold a ${NAME} reference, with its field. */
 export function referenceFields(transport: McpTransport): Array<{ path: string; value: string }> {
   if (transport.type === "http") {
-    return [{ path: "transport.url", value: transport.url }, ...Object.entries(transport.headers).map(([k, v]) => ({ path: `transport.headers.${k}`, value: v }))];
+    const secret = transport.auth?.clientSecret ? [{ path: "transport.auth.clientSecret", value: transport.auth.clientSecret }] : [];
+    return [{ path: "transport.url", value: transport.url }, ...Object.entries(transport.headers).map(([k, v]) => ({ path: `transport.headers.${k}`, value: v })), ...secret];
   }
   return [
     ...transport.args.map((value, i) => ({ path: `transport.args[${i}]`, value })),

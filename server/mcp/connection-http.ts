@@ -1,7 +1,8 @@
 // Opening an HTTP MCP server's session: Streamable HTTP first, and when the server answers that with a 4xx as a
 // server of the older HTTP+SSE transport does, that transport instead, as the specification's backwards
 // compatibility section and the SDK's own clients do (R-mcp-http-fallback). The row's headers (resolved) go on
-// every request. What the server answered is watched, so a URL that is not MCP says what it sent instead.
+// every request, and a row that signs in with OAuth adds the sign-in's token, which the SDK renews when the server
+// refuses it (R-mcp-oauth-tokens). What the server answered is watched, so a URL that is not MCP says what it sent.
 import {
   Client,
   SdkError,
@@ -10,9 +11,11 @@ import {
   SSEClientTransport,
   StreamableHTTPClientTransport,
   UnauthorizedError,
+  type OAuthClientProvider,
   type Transport,
 } from "@modelcontextprotocol/client";
 import { CLIENT_INFO, StartFailure, tapProgress, type Link, type LinkEvents, type TransportKind } from "./connection-link";
+import { NeedsSignIn, sessionProvider, type SessionSignIn } from "./oauth-provider";
 
 export type HttpOptions = { connectTimeoutMs: number };
 
@@ -38,7 +41,7 @@ function olderTransport(error: unknown): boolean {
   return error instanceof SdkHttpError && error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 403;
 }
 
-function networkCause(error: unknown): string | null {
+export function networkCause(error: unknown): string | null {
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ECONNREFUSED") return "connection refused";
@@ -68,8 +71,24 @@ function failureSentence(error: unknown, seen: Seen, shown: string, timeoutMs: n
   return `Nothing answered at ${shown} (${message.slice(0, 200)}).`;
 }
 
-async function attempt(kind: TransportKind, url: URL, headers: Record<string, string>, seen: { last: Seen }, timeoutMs: number) {
-  const options = { requestInit: { headers }, fetch: watchingFetch(seen) };
+/**
+ * The SDK sends a transport's own headers to the sign-in server too: with a sign-in, the row's headers are added
+ * here instead, only to requests for the MCP server's own origin.
+ */
+function withRowHeaders(inner: typeof fetch, url: URL, headers: Record<string, string>): typeof fetch {
+  return (input, init) => {
+    const target = new URL(input instanceof Request ? input.url : String(input));
+    if (target.origin !== url.origin) return inner(input, init);
+    const merged = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(headers)) if (!merged.has(name)) merged.set(name, value);
+    return inner(input, { ...init, headers: merged });
+  };
+}
+
+async function attempt(kind: TransportKind, url: URL, headers: Record<string, string>, seen: { last: Seen }, timeoutMs: number, authProvider?: OAuthClientProvider) {
+  const options = authProvider
+    ? { fetch: withRowHeaders(watchingFetch(seen), url, headers), authProvider }
+    : { requestInit: { headers }, fetch: watchingFetch(seen) };
   const transport: Transport = kind === "sse" ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options);
   const client = new Client(CLIENT_INFO, { capabilities: {} });
   client.onerror = () => {}; // a dropped event stream: the request that suffers answers for it
@@ -82,25 +101,37 @@ async function attempt(kind: TransportKind, url: URL, headers: Record<string, st
   return { client, transport };
 }
 
+/** A sign-in's failure stays as it is; a 401 despite the sign-in's token means the sign-in itself is refused. */
+function signInFailure(error: unknown, shown: string, signIn: SessionSignIn | undefined): StartFailure | null {
+  if (error instanceof StartFailure) return error;
+  if (!signIn || !(error instanceof UnauthorizedError || (error instanceof SdkHttpError && error.status === 401))) return null;
+  return new NeedsSignIn(`The server at ${shown} refused the studio's sign-in: an admin must press Connect on its row in Settings → MCP servers to sign in again.`);
+}
+
 /**
  * Open a session with the server at `url` (resolved) sending `headers` (resolved); `shown` is the URL as its row
- * writes it, for sentences.
+ * writes it, for sentences. `signIn` is there when the row signs in with OAuth.
  */
-export async function openHttp(url: string, headers: Record<string, string>, shown: string, options: HttpOptions, events: LinkEvents): Promise<Link> {
+export async function openHttp(url: string, headers: Record<string, string>, shown: string, options: HttpOptions, events: LinkEvents, signIn?: SessionSignIn): Promise<Link> {
   const seen = { last: null as Seen };
   const endpoint = new URL(url);
+  const authProvider = signIn ? await sessionProvider(signIn) : undefined;
   let opened: Awaited<ReturnType<typeof attempt>>;
   let kind: TransportKind = "streamable-http";
   try {
-    opened = await attempt(kind, endpoint, headers, seen, options.connectTimeoutMs);
+    opened = await attempt(kind, endpoint, headers, seen, options.connectTimeoutMs, authProvider);
   } catch (first) {
+    const refused = signInFailure(first, shown, signIn);
+    if (refused) throw refused;
     if (!olderTransport(first)) throw new StartFailure(failureSentence(first, seen.last, shown, options.connectTimeoutMs));
     const firstSeen = seen.last;
     seen.last = null;
     kind = "sse";
     try {
-      opened = await attempt(kind, endpoint, headers, seen, options.connectTimeoutMs);
+      opened = await attempt(kind, endpoint, headers, seen, options.connectTimeoutMs, authProvider);
     } catch (second) {
+      const refusedToo = signInFailure(second, shown, signIn);
+      if (refusedToo) throw refusedToo;
       const status = (first as SdkHttpError).status;
       throw new StartFailure(
         `The URL answered ${status} to Streamable HTTP, and the older HTTP+SSE transport did not open either: ${failureSentence(second, seen.last ?? firstSeen, shown, options.connectTimeoutMs)}`,

@@ -14,6 +14,7 @@ import { callFailure, maskResult } from "./connection-call";
 import { openHttp, sessionGone } from "./connection-http";
 import { lastLine, StartFailure, TRANSPORT_LABEL, type Link, type TransportKind } from "./connection-link";
 import { openStdio } from "./connection-stdio";
+import { NeedsSignIn } from "./oauth-provider";
 import type { McpServerRow } from "./registry";
 
 export type ConnectionOptions = {
@@ -32,7 +33,8 @@ export type ConnectionOptions = {
   key?: Buffer;
 };
 
-export type McpState = "connected" | "starting" | "failed" | "stopped";
+/** "needs-sign-in": an OAuth server nobody is signed in to, or whose grant cannot be renewed (R-mcp-oauth-needs-sign-in). */
+export type McpState = "connected" | "starting" | "failed" | "stopped" | "needs-sign-in";
 
 export type McpStatus = {
   state: McpState;
@@ -68,6 +70,8 @@ export class McpConnection {
   private failures = 0;
   private notBefore = 0;
   private failure: string | null = null;
+  /** The failure is a sign-in an admin must make: no backoff, since only Connect can fix it. */
+  private signIn = false;
   private stoppedWhy = "Not started yet; it starts when first needed.";
   private lastExit: McpStatus["lastExit"] = null;
   private tools: { list: Tool[]; readAt: Date } | null = null;
@@ -100,11 +104,11 @@ export class McpConnection {
 
   status(): McpStatus {
     const link = this.link;
-    const state: McpState = link ? "connected" : this.opening ? "starting" : this.failure ? "failed" : "stopped";
+    const state: McpState = link ? "connected" : this.opening ? "starting" : this.failure ? (this.signIn ? "needs-sign-in" : "failed") : "stopped";
     const label = link ? TRANSPORT_LABEL[link.kind] : null;
     const count = this.tools ? `: ${this.tools.list.length} tool${this.tools.list.length === 1 ? "" : "s"}` : "";
     const restarting = this.notBefore > Date.now() && this.lastExit ? `Restarting after it stopped (${this.lastExit.reason}).` : "Starting.";
-    const sentence = state === "connected" ? `Connected over ${label}${count}.` : state === "starting" ? restarting : state === "failed" ? this.failure! : this.stoppedWhy;
+    const sentence = state === "connected" ? `Connected over ${label}${count}.` : state === "starting" ? restarting : this.failure ?? this.stoppedWhy;
     return {
       state,
       sentence: this.mask(sentence),
@@ -157,6 +161,8 @@ export class McpConnection {
         if (this.opening === opening) this.opening = null;
         if (generation !== this.generation) return;
         this.failure = this.mask(error instanceof Error ? error.message : String(error));
+        this.signIn = error instanceof NeedsSignIn;
+        if (this.signIn) return;
         this.failures += 1;
         const delay = this.backoff();
         this.notBefore = Date.now() + delay;
@@ -168,6 +174,14 @@ export class McpConnection {
 
   private backoff(): number {
     return Math.min(this.options.backoffMs * 2 ** Math.max(0, this.failures - 1), this.options.maxBackoffMs);
+  }
+
+  /** Values met after the start (a sign-in's tokens, renewed or not): masked from now on like the row's secrets. */
+  private learn(values: readonly string[]) {
+    const fresh = values.filter((value) => value !== "" && !this.seen.includes(value));
+    if (fresh.length === 0) return;
+    this.seen = [...this.seen, ...fresh];
+    this.masker = makeMasker(this.seen);
   }
 
   /** The row's values with its secrets resolved, recorded as a use; the masker learns every value. */
@@ -189,12 +203,17 @@ export class McpConnection {
     };
     try {
       const transport = await this.resolved();
+      const signIn =
+        transport.type === "http" && transport.auth
+          ? { db: this.db, row: this.row, clientSecret: transport.auth.clientSecret, key: this.options.key, onValues: (values: string[]) => this.learn(values) }
+          : undefined;
       link =
         transport.type === "stdio"
           ? await openStdio(this.row.id, transport, this.options, events)
-          : await openHttp(transport.url, transport.headers, (this.row.transport as { url: string }).url, this.options, events);
+          : await openHttp(transport.url, transport.headers, (this.row.transport as { url: string }).url, this.options, events, signIn);
     } catch (error) {
-      throw new StartFailure(this.mask(error instanceof Error ? error.message : String(error)));
+      const sentence = this.mask(error instanceof Error ? error.message : String(error));
+      throw error instanceof NeedsSignIn ? new NeedsSignIn(sentence) : new StartFailure(sentence);
     }
     if (generation !== this.generation || this.closed) {
       await link!.close().catch(() => undefined);
@@ -203,6 +222,7 @@ export class McpConnection {
     this.link = link;
     this.opening = null;
     this.failure = null;
+    this.signIn = false;
     this.connectedAt = Date.now();
     this.stderrKept = "";
     this.tools = null;
@@ -259,6 +279,7 @@ export class McpConnection {
       try {
         return await request(link);
       } catch (error) {
+        if (error instanceof NeedsSignIn) throw this.signedOut(link, error);
         if (link.kind === "stdio" || !sessionGone(error)) throw error;
         if (this.link === link) {
           this.link = null;
@@ -270,6 +291,20 @@ export class McpConnection {
       this.inFlight -= 1;
       this.armIdle();
     }
+  }
+
+  /** A session whose grant could not be renewed mid-use: closed, and the row needs a sign-in (R-mcp-oauth-needs-sign-in). */
+  private signedOut(link: Link, error: NeedsSignIn): NeedsSignIn {
+    const masked = new NeedsSignIn(this.mask(error.message));
+    if (this.link === link) {
+      this.link = null;
+      this.tools = null;
+      this.toolsEpoch += 1;
+      void link.close().catch(() => undefined);
+    }
+    this.failure = masked.message;
+    this.signIn = true;
+    return masked;
   }
 
   /** The server's tools and when they were read; read again after notifications/tools/list_changed. */
@@ -330,6 +365,7 @@ export class McpConnection {
     this.link = null;
     this.opening = null;
     this.failure = null;
+    this.signIn = false;
     this.failures = 0;
     this.notBefore = 0;
     this.stoppedWhy = why;

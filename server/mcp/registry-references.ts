@@ -1,4 +1,4 @@
-// Where MCP servers use a secret: their env, headers, arguments and URL hold ${NAME}. One of the reference sources
+// Where MCP servers use a secret: their env, headers, arguments, URL and OAuth client secret hold ${NAME}. One of the reference sources
 // (server/agents/references.ts lists them all), so the Secrets table names the server and a secret a server uses
 // is not deleted from under it.
 import { or, sql } from "drizzle-orm";
@@ -10,7 +10,7 @@ import type { FoundReference, ReferenceSource } from "@/server/secrets/reference
 export const mcpServerReferences: ReferenceSource = async (db: Db, name: string | null): Promise<FoundReference[]> => {
   const pattern = likeReference(name);
   const rows = await db
-    .select({ id: mcpServers.id, name: mcpServers.name, args: mcpServers.args, env: mcpServers.env, headers: mcpServers.headers, url: mcpServers.url })
+    .select({ id: mcpServers.id, name: mcpServers.name, args: mcpServers.args, env: mcpServers.env, headers: mcpServers.headers, url: mcpServers.url, auth: mcpServers.auth })
     .from(mcpServers)
     .where(
       or(
@@ -18,10 +18,11 @@ export const mcpServerReferences: ReferenceSource = async (db: Db, name: string 
         sql`${mcpServers.headers}::text like ${pattern}`,
         sql`${mcpServers.args}::text like ${pattern}`,
         sql`coalesce(${mcpServers.url}, '') like ${pattern}`,
+        sql`coalesce(${mcpServers.auth}::text, '') like ${pattern}`,
       ),
     );
   return rows.flatMap((row) =>
-    [...referencedNames([row.args, row.env, row.headers, row.url])]
+    [...referencedNames([row.args, row.env, row.headers, row.url, row.auth?.clientSecret ?? null])]
       .filter((found) => name === null || found === name)
       .map((found) => ({
         name: found,

@@ -28,7 +28,9 @@ export function rowOf(row: Stored): McpServerRow {
   const transport: McpTransport =
     row.transport === "stdio"
       ? { type: "stdio", command: row.command!, args: row.args, cwd: row.cwd, env: row.env }
-      : { type: "http", url: row.url!, headers: row.headers };
+      : row.auth
+        ? { type: "http", url: row.url!, headers: row.headers, auth: row.auth }
+        : { type: "http", url: row.url!, headers: row.headers };
   const { id, name, description, idleStopS, createdBy, createdAt, updatedBy, updatedAt } = row;
   return { id, name, description, idleStopS, transport, createdBy, createdAt, updatedBy, updatedAt };
 }
@@ -46,6 +48,7 @@ function columnsOf(config: McpServerConfig) {
     env: t.type === "stdio" ? t.env : {},
     url: t.type === "http" ? t.url : null,
     headers: t.type === "http" ? t.headers : {},
+    auth: t.type === "http" ? (t.auth ?? null) : null,
   };
 }
 
@@ -120,6 +123,13 @@ function isUniqueViolation(err: unknown): boolean {
   return false;
 }
 
+let writes = 0;
+
+/** How many rows this process has changed or deleted: the pool reads a held row again after one (R-mcp-one-connection). */
+export function rowWrites(): number {
+  return writes;
+}
+
 export async function listServers(db: Db): Promise<McpServerRow[]> {
   return (await db.select().from(mcpServers).orderBy(asc(sql`lower(${mcpServers.name})`))).map(rowOf);
 }
@@ -163,6 +173,7 @@ export async function updateServer(db: Db, actor: string, id: string, input: unk
       if (isUniqueViolation(err)) throw invalidServer([nameTaken(config.name)]);
       throw err;
     });
+  writes += 1;
   if (!row) throw noSuchServer(id);
   await recordAudit(db, { actor, action: "mcp_server.updated", target: config.name, detail: { id } });
   return rowOf(row);
@@ -193,6 +204,7 @@ export async function deleteServer(db: Db, actor: string, id: string): Promise<{
     );
   }
   await db.delete(mcpServers).where(eq(mcpServers.id, id));
+  writes += 1;
   await recordAudit(db, { actor, action: "mcp_server.deleted", target: row.name, detail: { id } });
   return { id };
 }

@@ -4,6 +4,9 @@
 import { z } from "zod";
 import { tryMcpTool } from "@/server/calls";
 import { getDb } from "@/server/db";
+import { env } from "@/server/env";
+import { callbackUrl, disconnect, startConnect } from "@/server/mcp/oauth";
+import { rowsWithSignIn } from "@/server/mcp/oauth-status";
 import { mcpPool } from "@/server/mcp/pool";
 import { agentsUsing, createServer, deleteServer, getServer, importMcpJson, listServers, updateServer } from "@/server/mcp/registry";
 import { adminProcedure, builderProcedure, router } from "../init";
@@ -20,14 +23,15 @@ export const mcpServersRouter = router({
   list: adminProcedure.query(async () => {
     const db = await getDb();
     const pool = mcpPool();
-    const rows = await listServers(db);
-    return Promise.all(rows.map(async (row) => ({ ...row, status: pool.status(row.id), agents: await agentsUsing(db, row.id) })));
+    const rows = await rowsWithSignIn(db, await listServers(db), (id) => pool.status(id));
+    return Promise.all(rows.map(async (row) => ({ ...row, agents: await agentsUsing(db, row.id) })));
   }),
 
   get: adminProcedure.input(z.object({ id })).query(async ({ input }) => {
     const db = await getDb();
-    const row = await getServer(db, input.id);
-    return { ...row, status: mcpPool().status(row.id), agents: await agentsUsing(db, row.id) };
+    const pool = mcpPool();
+    const [row] = await rowsWithSignIn(db, [await getServer(db, input.id)], (id) => pool.status(id));
+    return { ...row!, agents: await agentsUsing(db, row!.id) };
   }),
 
   /** What a builder may know of the servers: enough to pick one as a source. */
@@ -68,6 +72,18 @@ export const mcpServersRouter = router({
   test: adminProcedure.input(z.object({ id })).mutation(async ({ input }) => mcpPool().testConnection(await getDb(), input.id)),
 
   restart: adminProcedure.input(z.object({ id })).mutation(async ({ input }) => mcpPool().restart(await getDb(), input.id)),
+
+  /** The server's consent page for this admin's browser; the callback route finishes the sign-in (R-mcp-oauth-connect). */
+  connect: adminProcedure
+    .input(z.object({ id }))
+    .mutation(async ({ input, ctx }) => startConnect(await getDb(), { id: input.id, actor: ctx.user.id, redirectUrl: callbackUrl(env().baseUrl, ctx.headers) })),
+
+  /** Forgets the sign-in's tokens; agents lose the server's tools until an admin connects again (R-mcp-oauth-disconnect). */
+  disconnect: adminProcedure.input(z.object({ id })).mutation(async ({ input, ctx }) => {
+    const db = await getDb();
+    await disconnect(db, { id: input.id, actor: ctx.user.id }, mcpPool());
+    return { id: input.id };
+  }),
 
   /** A tool called by hand from the server's row, its answer streamed like Try it's (R-mcp-try, R-req-acting-post). */
   try: adminProcedure
