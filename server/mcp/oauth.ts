@@ -2,7 +2,7 @@
 // server's consent page, the callback finishes with the code it brings back (R-mcp-oauth-state), and Disconnect
 // forgets the grant. The SDK's auth() does the protocol; this says who may, keeps what is under way, and words
 // every outcome as a sentence for the row.
-import { auth, OAuthError } from "@modelcontextprotocol/client";
+import { auth, OAuthError, RegistrationRejectedError } from "@modelcontextprotocol/client";
 import type { Db } from "@/db/client";
 import { recordAudit } from "@/server/audit/record";
 import { DomainError } from "@/server/errors";
@@ -47,6 +47,9 @@ function stepFailure(error: unknown, row: McpServerRow, mask: Masker): string {
   const network = networkCause(error);
   if (network) return `Nothing answers the sign-in at ${shown} (${network}).`;
   if (error instanceof DOMException && error.name === "TimeoutError") return `The sign-in server of ${shown} did not answer within ${STEP_TIMEOUT_MS / 1000} s.`;
+  if (error instanceof RegistrationRejectedError) {
+    return mask(`The sign-in server of ${row.name} would not let the studio register itself (it answered ${error.status}): in Edit, give the client id its developer settings show, and its secret if it has one.`);
+  }
   if (error instanceof OAuthError) return mask(`The sign-in server of ${row.name} refused: ${error.code}${error.message && error.message !== error.code ? ` (${error.message.slice(0, 200)})` : ""}.`);
   const message = error instanceof Error ? error.message : String(error);
   return mask(`Signing in to ${row.name} did not work: ${message.replace(/[.\s]+$/, "").slice(0, 300)}.`);

@@ -2,6 +2,8 @@
 // page reaches the studio: tRPC and the callback route with an admin's session, the test playing the browser at the
 // consent page. Covers the row that needs a sign-in, Connect through to a tool call, tokens kept sealed and never
 // answered, a refresh when the access token expires, a revoked grant, and callbacks the studio did not start.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { audit, mcpOauthGrants, mcpOauthPending, mcpServers } from "@/db/schema";
 import { addUser, freshStudio, routes, sessionCookie, STUDIO, trpcRequest } from "../http/studio";
@@ -214,6 +216,23 @@ describe("an MCP server that signs in with OAuth", () => {
     for (const value of [...server.issued, clientSecret]) {
       expect(kept).not.toContain(value);
       expect(row.raw).not.toContain(value);
+    }
+  });
+
+  it("says why Connect cannot start where the studio may not register itself, and where nothing answers (R-mcp-oauth-connect)", { timeout: 30_000 }, async () => {
+    const plain = http.createServer((_req, res) => res.writeHead(404, { "content-type": "text/plain" }).end("not here"));
+    await new Promise<void>((resolve) => plain.listen(0, "127.0.0.1", resolve));
+    try {
+      const at = `http://127.0.0.1:${(plain.address() as AddressInfo).port}/mcp`;
+      const made = await trpc("mcpServers.create", { server: { name: "plain", transport: { type: "http", url: at, auth: "oauth" } } });
+      const answer = await trpc("mcpServers.connect", { id: (made.data as { id: string }).id });
+      expect(answer.status).toBe(412);
+      expect(answer.message).toBe("The sign-in server of plain would not let the studio register itself (it answered 404): in Edit, give the client id its developer settings show, and its secret if it has one.");
+      plain.close();
+      const gone = await trpc("mcpServers.connect", { id: (made.data as { id: string }).id });
+      expect(gone.message).toBe(`Nothing answers the sign-in at ${at} (connection refused).`);
+    } finally {
+      plain.close();
     }
   });
 });
