@@ -5,6 +5,7 @@
 // had written is kept, and each call of the turn answers that it was stopped (dispatch.ts), so the turn ends as
 // any other does and the run can be continued later.
 import type { LanguageModelV4, LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { driveClientCall } from "./client-call";
 import { prepare, recordCall, runTurn, type ModelCall } from "./dispatch";
 import { isRetryable, modelFailure, modelKey, ModelProblem, openModel } from "./models";
 import { attachPlan, providerTools, toPrompt } from "./prompt";
@@ -91,6 +92,7 @@ export async function drive(run: Run): Promise<void> {
   const spec = run.declaration.model;
   try {
     if (run.status !== "running" && !run.waiting && !run.cancelled) await run.setStatus("running");
+    if (run.clientCall) return await driveClientCall(run);
     const key = await modelKey(spec, run.secrets);
     const model = openModel(spec, key);
     let steps = 0;

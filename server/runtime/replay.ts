@@ -39,6 +39,10 @@ export function replay(run: Run, events: RunEvent[]): void {
   for (const event of events) {
     const data = event.data as Record<string, unknown>;
     switch (event.type) {
+      case "run_started":
+        // A client's one call is the run's only turn, as a model's message with calls would be.
+        if (run.clientCall) open = [prepare(run, run.clientCall)];
+        break;
       case "message": {
         const message = data as EventData["message"];
         if (message.role === "user") {

@@ -11,7 +11,7 @@ import { hostFor, type Host } from "@/server/host";
 import type { Masker } from "@/server/secrets/mask";
 import type { RunCatalog, RunOperation } from "./catalog";
 import type { EventLog, RunEvent } from "./events";
-import type { Decision, EventData, Outcome, Person, RunEventType, Todo } from "./shapes";
+import type { ClientCall, Decision, EventData, Outcome, Person, RunEventType, Todo } from "./shapes";
 import { updateRun } from "./store";
 import { RunStopped } from "./stopped";
 import type { VoiceTiming } from "./voice";
@@ -78,6 +78,8 @@ export class Run {
   tokens = { input: 0, output: 0 };
   /** A client's system text, told after the agent's instructions (a run started from a whole conversation). */
   clientSystem: string | null = null;
+  /** A client's one call of an operation, when that is all the run is (client-call.ts): no model is asked. */
+  clientCall: ClientCall | null = null;
   steps = 0;
   status: RunStatus = "running";
   /** The first event that could not be stored: the loop stops at its next step. */

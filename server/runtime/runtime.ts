@@ -7,13 +7,15 @@ import type { RunStatus } from "@/db/schema";
 import type { Channel } from "@/db/client";
 import { DomainError } from "@/server/errors";
 import { mcpPool, type McpPool } from "@/server/mcp/pool";
-import { mcpServersOf, readSources, runCatalog } from "./catalog";
+import type { AgentDeclaration } from "@/server/agents/declaration";
+import { mcpServersOf, readSources, runCatalog, type RunCatalog } from "./catalog";
 import { prepareRoots } from "./context";
 import { Coordination } from "./coordination";
 import { EventLog, type RunEvent } from "./events";
 import { drive, endCancelled } from "./loop";
 import { listWithWaits, runWithEvents, type ListedRun } from "./queries";
 import { recover } from "./recovery";
+import { clientCallOf, openClientCall } from "./client-call";
 import { catalogOf, replay, startOf } from "./replay";
 import { Run, type RuntimeSettings } from "./run";
 import type { Decision, Person } from "./shapes";
@@ -45,6 +47,15 @@ function busy(id: string, status: RunStatus): DomainError {
       ? "This run is waiting for an approval or an answer; give it first, then send your message."
       : "This run is still working; wait for it to finish, then send your message.",
     { id, status },
+  );
+}
+
+function oneCall(id: string): DomainError {
+  return new DomainError(
+    "CONFLICT",
+    "ONE_CALL_RUN",
+    "This run is one call a client made of one of the agent's tools, not a conversation, so it cannot be continued; start a new run to talk to the agent.",
+    { id },
   );
 }
 
@@ -114,29 +125,10 @@ export class Runtime {
    * playground unless told otherwise.
    */
   async start(input: { agentId: string; message: string; user: Who; prior?: PriorTurn[]; system?: string | null; via?: Via }): Promise<{ runId: string }> {
-    const { declaration, version } = await agentForRun(this.db, input.agentId);
-    const row = await insertRun(this.db, { agentId: input.agentId, agentVersion: version, declaration, startedBy: input.user.id, via: input.via });
-    const agent = { id: input.agentId, name: declaration.name, version };
-    const run = new Run(row.id, agent, declaration, input.user.id, { tools: [], operations: [], withheld: [], problems: [] }, this.deps());
+    const run = await this.newRun(input.agentId, input.user, input.via);
     run.clientSystem = input.system?.trim() || null;
     this.launch(run, async () => {
-      prepareRoots(run);
-      // The catalog is read once per run, here.
-      // Only the MCP servers the agent names are read; one that is down offers nothing, with why (R-mcp-down-at-start).
-      const only = mcpServersOf(declaration);
-      const mcp = only.length > 0 ? { db: this.db, pool: this.mcp, only, provider: declaration.model.provider } : undefined;
-      const { sources, extras, treeError } = await readSources(this.options.tree, mcp);
-      run.catalog = runCatalog(declaration, sources, extras, treeError);
-      void run.emit("run_started", {
-        agent,
-        model: { provider: declaration.model.provider, model: declaration.model.model },
-        tools: run.catalog.tools,
-        operations: run.catalog.operations,
-        withheld: run.catalog.withheld,
-        problems: run.catalog.problems,
-        planning: run.planning,
-        ...(run.clientSystem ? { system: run.clientSystem } : {}),
-      });
+      await this.begin(run);
       for (const turn of input.prior ?? []) {
         if (turn.role === "user") void run.emit("message", { role: "user", text: turn.text, by: person(input.user), prior: true });
         else void run.emit("message", { role: "assistant", text: turn.text, calls: [], usage: { input: 0, output: 0 }, modelMs: 0, prior: true });
@@ -145,7 +137,63 @@ export class Runtime {
       void run.emit("message", { role: "user", text: input.message, by: person(input.user) });
       run.transcript.push({ kind: "user", text: input.message });
     });
-    return { runId: row.id };
+    return { runId: run.id };
+  }
+
+  /**
+   * A run whose one step is a client's call of one of the agent's operations (R-api-mcp-call), as the model would
+   * have made it: every rule of a model's call holds, and no model is asked. Returns at once with the run's id and
+   * the call's id; the call's events tell how it goes.
+   */
+  async call(input: { agentId: string; name: string; args: Record<string, unknown>; user: Who; via?: Via }): Promise<{ runId: string; callId: string }> {
+    const run = await this.newRun(input.agentId, input.user, input.via);
+    const call = clientCallOf(input.name, input.args);
+    run.clientCall = call;
+    this.launch(run, async () => {
+      await this.begin(run);
+      openClientCall(run, call);
+    });
+    return { runId: run.id, callId: call.callId };
+  }
+
+  /** The run's row and its Run in memory, for the agent as it stands; nothing read of its sources yet. */
+  private async newRun(agentId: string, user: Who, via?: Via): Promise<Run> {
+    const { declaration, version } = await agentForRun(this.db, agentId);
+    const row = await insertRun(this.db, { agentId, agentVersion: version, declaration, startedBy: user.id, via });
+    const agent = { id: agentId, name: declaration.name, version };
+    return new Run(row.id, agent, declaration, user.id, { tools: [], operations: [], withheld: [], problems: [] }, this.deps());
+  }
+
+  /** The agent's sources read now: only the MCP servers it names, one that is down offering nothing (R-mcp-down-at-start). */
+  private async catalogFor(declaration: AgentDeclaration): Promise<RunCatalog> {
+    const only = mcpServersOf(declaration);
+    const mcp = only.length > 0 ? { db: this.db, pool: this.mcp, only, provider: declaration.model.provider } : undefined;
+    const { sources, extras, treeError } = await readSources(this.options.tree, mcp);
+    return runCatalog(declaration, sources, extras, treeError);
+  }
+
+  /** What a run of the agent started now would offer the model, read as a run reads it, without starting one. */
+  async offered(agentId: string): Promise<{ agent: { id: string; name: string; version: number }; catalog: RunCatalog }> {
+    const { declaration, version } = await agentForRun(this.db, agentId);
+    return { agent: { id: agentId, name: declaration.name, version }, catalog: await this.catalogFor(declaration) };
+  }
+
+  /** The run's catalog, read once per run, here; then its first event, which keeps it for a resume. */
+  private async begin(run: Run): Promise<void> {
+    const { declaration, agent } = run;
+    prepareRoots(run);
+    run.catalog = await this.catalogFor(declaration);
+    void run.emit("run_started", {
+      agent,
+      model: { provider: declaration.model.provider, model: declaration.model.model },
+      tools: run.catalog.tools,
+      operations: run.catalog.operations,
+      withheld: run.catalog.withheld,
+      problems: run.catalog.problems,
+      planning: run.planning,
+      ...(run.clientSystem ? { system: run.clientSystem } : {}),
+      ...(run.clientCall ? { clientCall: run.clientCall } : {}),
+    });
   }
 
   /** The run rebuilt from its events, in memory and ready to drive (not yet driven). */
@@ -156,6 +204,7 @@ export class Runtime {
     if (!started) throw new DomainError("CONFLICT", "RUN_NOT_STARTED", "This run never got going, so it cannot be continued; start a new one.", { id: runId });
     const run = new Run(row.id, started.agent, declarationOf(row.declaration), row.startedBy, catalogOf(started), this.deps());
     run.clientSystem = started.system ?? null;
+    run.clientCall = started.clientCall ?? null;
     run.status = row.status;
     replay(run, events);
     return run;
@@ -193,6 +242,7 @@ export class Runtime {
     const row = await runRow(this.db, input.runId);
     if (row.status === "running" || row.status === "waiting") throw busy(input.runId, row.status);
     const run = await this.rebuild(input.runId);
+    if (run.clientCall) throw oneCall(input.runId);
     if (this.live.has(input.runId)) throw busy(input.runId, "running");
     run.status = row.status;
     this.launch(run, async () => {

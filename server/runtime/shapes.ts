@@ -9,6 +9,8 @@ import type { RunOperation } from "./catalog";
 export type { Image, Outcome, Todo };
 
 export type Decision = "once" | "always" | "deny";
+/** A client's call of one operation, as a model's call is written: its arguments as JSON text. */
+export type ClientCall = { callId: string; name: string; input: string };
 export type Person = { id: string; name: string | null };
 
 export type EventData = {
@@ -24,6 +26,8 @@ export type EventData = {
     planning: boolean;
     /** A client's own system text, told the model after the agent's instructions (never instead of them). */
     system?: string;
+    /** A run that is one call a client made of an operation (an MCP tools/call): no model is asked. */
+    clientCall?: ClientCall;
   };
   /**
    * A whole message: the person's, or the model's with the calls it made (input as the model wrote it). `prior`: a
