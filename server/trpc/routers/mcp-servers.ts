@@ -37,12 +37,15 @@ export const mcpServersRouter = router({
   /** What a builder may know of the servers: enough to pick one as a source. */
   names: builderProcedure.query(async () => {
     const pool = mcpPool();
-    return (await listServers(await getDb())).map((row) => ({
+    const db = await getDb();
+    // The same state the admins' rows show, so a server nobody signed in to reads "needs sign-in" here too.
+    const rows = await rowsWithSignIn(db, await listServers(db), (serverId) => pool.status(serverId));
+    return rows.map((row) => ({
       id: row.id,
       name: row.name,
       description: row.description,
       transport: row.transport.type,
-      state: pool.status(row.id).state,
+      state: row.status.state,
     }));
   }),
 

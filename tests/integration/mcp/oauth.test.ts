@@ -85,6 +85,9 @@ describe("an MCP server that signs in with OAuth", () => {
     const row = await rowOf();
     expect(row.status).toEqual(expect.objectContaining({ state: "needs-sign-in", sentence: "Nobody has signed in to tickets yet: an admin must press Connect on its row in Settings → MCP servers." }));
     expect(row.signIn).toMatchObject({ signedIn: false });
+    // A builder picking sources reads the same state as the admins' row.
+    const names = (await trpc("mcpServers.names", undefined, admin, "GET")).data as Array<{ id: string; state: string }>;
+    expect(names.find((n) => n.id === id)?.state).toBe("needs-sign-in");
     const test = await trpc("mcpServers.test", { id });
     expect(test.data).toMatchObject({ ok: false, status: { state: "needs-sign-in" } });
     expect(server.counts.registrations).toBe(0);
