@@ -1,0 +1,158 @@
+// Following one run for an MCP tools/call until it has the answer the client waits for: the result of the client's
+// own call (a run of one call), or the agent's last reply (ask_<slug>). While the run waits on a person, the client
+// is asked through elicitation where it can be (R-api-mcp-elicit), and the wait is bounded by the key's limit,
+// counted over every wait, past which the answer says where the run waits (R-api-mcp-pending). Edit when a run can
+// end another way or wait on something new.
+import type { EventData, Runtime, RunEvent, Who } from "@/server/runtime";
+
+/** What the run waits on: an approval of a call, or an answer to a question. */
+export type Wait =
+  | { kind: "approval"; callId: string; operation: string; title: string; args: Record<string, unknown>; reason: string }
+  | { kind: "question"; callId: string; question: string; choices: string[] };
+
+/** How the client's person decided; null when they made no choice (the wait stays with the studio). */
+export type Asker = {
+  approve(wait: Extract<Wait, { kind: "approval" }>, signal: AbortSignal): Promise<"once" | "deny" | null>;
+  answer(wait: Extract<Wait, { kind: "question" }>, signal: AbortSignal): Promise<{ answer: string | null } | null>;
+};
+
+export type Followed =
+  | { kind: "result"; result: EventData["tool_result"] }
+  | { kind: "reply"; text: string }
+  | { kind: "pending"; wait: Wait | null }
+  | { kind: "ended"; status: "failed" | "cancelled"; message: string };
+
+export type FollowOptions = {
+  runtime: Pick<Runtime, "subscribe" | "decide" | "answer">;
+  runId: string;
+  /** The client's own call, whose result ends the follow; null to follow the run to its reply. */
+  callId: string | null;
+  /** Who a decision or an answer from the client's person is recorded as: the key. */
+  who: Who;
+  waitLimitMs: number;
+  /** The client's person, where the client can be asked; null otherwise. */
+  asker: Asker | null;
+  /** Told when the run starts waiting and every `beatMs` while it waits (a progress notification keeps the client). */
+  onWait?: (wait: Wait | null) => void;
+  beatMs: number;
+  signal: AbortSignal;
+};
+
+const TICK = Symbol("tick");
+
+function waitOf(event: RunEvent): Wait | null {
+  if (event.type === "approval_requested") {
+    const d = event.data as EventData["approval_requested"];
+    return { kind: "approval", callId: d.callId, operation: d.operation, title: d.title, args: d.args, reason: d.reason };
+  }
+  if (event.type === "question_asked") {
+    const d = event.data as EventData["question_asked"];
+    return { kind: "question", callId: d.callId, question: d.question, choices: d.choices };
+  }
+  return null;
+}
+
+/** The client's person asked about one wait; their choice, if any, given to the run as the key's. */
+async function ask(options: FollowOptions, wait: Wait, signal: AbortSignal): Promise<void> {
+  const { runtime, runId, who, asker } = options;
+  try {
+    if (wait.kind === "approval") {
+      const decision = await asker!.approve(wait, signal);
+      if (decision && !signal.aborted) await runtime.decide(runId, wait.callId, decision, who);
+    } else {
+      const reply = await asker!.answer(wait, signal);
+      if (reply && !signal.aborted) await runtime.answer(runId, wait.callId, reply.answer, who);
+    }
+  } catch {
+    // A client that could not ask, or a wait decided in the studio meanwhile: the run's own events go on saying how.
+  }
+}
+
+export async function followRun(options: FollowOptions): Promise<Followed> {
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  options.signal.addEventListener("abort", onAbort);
+  const events = await options.runtime.subscribe(options.runId, null, stop.signal);
+  const waits = new Map<string, { wait: Wait; asking: AbortController | null }>();
+  let waitingSince: number | null = null;
+  let waited = 0;
+  let lastBeat = 0;
+  let reply = "";
+  let stoppedBy: string | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  const first = () => waits.values().next().value?.wait ?? null;
+
+  try {
+    let next = events.next();
+    for (;;) {
+      let got: IteratorResult<RunEvent> | typeof TICK;
+      if (waitingSince === null) got = await next;
+      else {
+        const due = Math.min(lastBeat + options.beatMs, waitingSince + options.waitLimitMs - waited);
+        got = await Promise.race([next, new Promise<typeof TICK>((resolve) => (timer = setTimeout(() => resolve(TICK), Math.max(0, due - Date.now()))))]);
+        clearTimeout(timer);
+      }
+      if (got === TICK) {
+        const now = Date.now();
+        if (waited + now - waitingSince! >= options.waitLimitMs) return { kind: "pending", wait: first() };
+        lastBeat = now;
+        options.onWait?.(first());
+        continue;
+      }
+      // The client went away: nobody reads an answer now, and the run goes on.
+      if (got.done) return { kind: "ended", status: "failed", message: "The client stopped waiting for this call." };
+      next = events.next();
+      const event = got.value;
+      const wait = waitOf(event);
+      if (wait) {
+        const asking = options.asker ? new AbortController() : null;
+        waits.set(wait.callId, { wait, asking });
+        if (asking) void ask(options, wait, asking.signal);
+        continue;
+      }
+      switch (event.type) {
+        case "message": {
+          const m = event.data as EventData["message"];
+          if (m.role === "assistant" && !m.prior && m.text.trim() !== "") reply = m.text;
+          break;
+        }
+        case "approval_decided":
+        case "question_answered":
+        case "tool_result": {
+          const callId = String(event.data.callId);
+          waits.get(callId)?.asking?.abort();
+          waits.delete(callId);
+          if (event.type === "tool_result" && callId === options.callId) return { kind: "result", result: event.data as EventData["tool_result"] };
+          break;
+        }
+        case "cancelled":
+          stoppedBy = (event.data as EventData["cancelled"]).by.name;
+          break;
+        case "status": {
+          const { status, error } = event.data as EventData["status"];
+          if (status === "waiting") {
+            if (waitingSince === null) waitingSince = Date.now();
+            lastBeat = Date.now();
+            options.onWait?.(first());
+          } else if (waitingSince !== null) {
+            waited += Date.now() - waitingSince;
+            waitingSince = null;
+          }
+          if (status === "done") {
+            if (options.callId === null) return { kind: "reply", text: reply };
+            return { kind: "ended", status: "failed", message: "The run ended without answering the call; its trace in the studio says why." };
+          }
+          if (status === "failed") return { kind: "ended", status, message: error ?? "The run failed; its trace in the studio says where." };
+          if (status === "cancelled") return { kind: "ended", status, message: `The run was stopped${stoppedBy ? ` by ${stoppedBy}` : ""} before it finished.` };
+          break;
+        }
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+    for (const { asking } of waits.values()) asking?.abort();
+    options.signal.removeEventListener("abort", onAbort);
+    stop.abort();
+    await events.return(undefined);
+  }
+}
