@@ -7,8 +7,8 @@ import type { Db } from "@/db/client";
 import { TRANSPORT_LABEL } from "@/server/mcp/connection-link";
 import type { McpPool } from "@/server/mcp/pool";
 import { listServers, type McpServerRow } from "@/server/mcp/registry";
-import { normaliseToolSchema, type Provider } from "@/server/mcp/schema/normalise";
-import { toolPin } from "@/server/mcp/schema/pin";
+import { normalisedLists } from "@/server/mcp/schema/list-cache";
+import type { Provider } from "@/server/mcp/schema/normalise";
 import { highestRisk, type JsonSchema, type Operation, type Risk } from "@/server/operations/operation";
 import type { McpSourceInfo, Source } from "./source";
 
@@ -58,8 +58,10 @@ export function fromMcpTools(row: Pick<McpServerRow, "id" | "name" | "descriptio
   const slug = serverSlug(row.name);
   const info: McpSourceInfo = { server: row.id, transport: row.transport.type, slug, tools: {}, unoffered: [] };
   const operations: Operation[] = [];
-  for (const tool of tools) {
-    const normalised = normaliseToolSchema(tool.inputSchema, { provider });
+  // Normalised once per list and provider: a list that did not change is not normalised again.
+  const normalisedList = normalisedLists.of(tools, provider);
+  for (const [index, tool] of tools.entries()) {
+    const { normalised, pin } = normalisedList[index]!;
     if ("problem" in normalised) {
       info.unoffered.push({ tool: tool.name, problem: normalised.problem });
       continue;
@@ -72,7 +74,7 @@ export function fromMcpTools(row: Pick<McpServerRow, "id" | "name" | "descriptio
     info.tools[name] = {
       tool: tool.name,
       operation: name,
-      pin: toolPin(tool),
+      pin,
       nullMeansOmitted: normalised.nullMeansOmitted ?? [],
       said: { description: tool.description ?? "", inputSchema: (tool.inputSchema ?? {}) as JsonSchema },
     };
