@@ -235,6 +235,17 @@ describe("keys and sessions (R-api-mcp-endpoint, R-api-mcp-session)", () => {
     expect(await post(s.endpoint("no such agent"), key.value)).toMatchObject({ status: 404, json: { error: { code: "NO_SUCH_AGENT" } } });
   });
 
+  it("refuses a body over the limit with 413, and answers what is not MCP with a JSON-RPC error, never a stack", async () => {
+    const huge = await call(s.endpoint(agent), { key: key.value, raw: `"${"x".repeat(9 * 1024 * 1024)}"`, headers: { accept: "application/json, text/event-stream" } });
+    expect(huge).toMatchObject({ status: 413, json: { error: { code: "BODY_TOO_LARGE" } } });
+    const garbled = await call(s.endpoint(agent), { key: key.value, raw: "{not json", headers: { accept: "application/json, text/event-stream" } });
+    expect(garbled.status).toBe(400);
+    expect(garbled.json).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
+    expect(garbled.text).not.toMatch(/\bat \S+ \(|node_modules/);
+    const sessionless = await post(s.endpoint(agent), key.value, { jsonrpc: "2.0", id: 3, method: "tools/list", params: {} });
+    expect(sessionless.status).toBe(400);
+  });
+
   it("keeps a session to its key, and ends it on DELETE", async () => {
     const { transport } = await s.connect(agent, key.value);
     const sessionId = transport.sessionId!;
