@@ -1,14 +1,24 @@
 // Every MCP server's one connection in this studio process (R-mcp-one-connection), by the row's id: what Try it, a
-// run, a listing and the server's row all go through. A use reads the row first, so a server changed or deleted
-// (here or by another process) is closed and, when changed, opened afresh with what the row says now.
+// run, a listing and the server's row all go through. A use reads the row first, so a server changed or deleted is
+// closed and, when changed, opened afresh with what the row says now. The read stands for the uses of the next
+// second unless this process changes a row meanwhile: a read per call would cost more than the call (a no-op over
+// stdio takes a fifth of a millisecond, a read of the row on the embedded database about one).
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import type { Db } from "@/db/client";
 import { env } from "@/server/env";
 import { DEFAULT_LIMITS } from "@/server/host/command";
 import { McpConnection, type CallOptions, type ConnectionOptions, type McpStatus } from "./connection";
-import { findServer, noSuchServer } from "./registry";
+import { findServer, noSuchServer, rowWrites } from "./registry";
 
-export type PoolOptions = Partial<ConnectionOptions>;
+export type PoolOptions = Partial<ConnectionOptions> & {
+  /** How long a read of a row stands: what another studio process sharing the database changed is seen within it. */
+  rowFreshMs?: number;
+};
+
+const ROW_FRESH_MS = 1_000;
+
+/** When the pool last read a held connection's row: the clock, this process's row writes by then, the database. */
+type Checked = { at: number; writes: number; db: Db };
 
 const DEFAULTS: Omit<ConnectionOptions, "dataDir"> = {
   sandbox: true,
@@ -36,18 +46,27 @@ const NOT_STARTED: McpStatus = {
 
 export class McpPool {
   private readonly connections = new Map<string, McpConnection>();
+  private readonly checked = new Map<string, Checked>();
   private readonly options: ConnectionOptions;
+  private readonly rowFreshMs: number;
 
-  constructor(options: PoolOptions = {}) {
+  constructor({ rowFreshMs = ROW_FRESH_MS, ...options }: PoolOptions = {}) {
     this.options = { ...DEFAULTS, dataDir: options.dataDir ?? env().dataDir, ...options };
+    this.rowFreshMs = rowFreshMs;
   }
 
-  /** The row's connection, made for the row as it stands now. */
+  /** The row's connection, made for the row as it stands now (as read within the last rowFreshMs). */
   private async connection(db: Db, id: string): Promise<McpConnection> {
+    const fresh = this.connections.get(id);
+    const last = this.checked.get(id);
+    if (fresh && last && last.db === db && last.writes === rowWrites() && performance.now() - last.at < this.rowFreshMs) return fresh;
+    // Taken before the read: a write that lands during it makes the next use read again.
+    const checked: Checked = { at: performance.now(), writes: rowWrites(), db };
     const row = await findServer(db, id);
     const held = this.connections.get(id);
     if (held && (!row || held.row.updatedAt.getTime() !== row.updatedAt.getTime())) {
       this.connections.delete(id);
+      this.checked.delete(id);
       void held.close();
     }
     if (!row) throw noSuchServer(id);
@@ -56,6 +75,7 @@ export class McpPool {
       connection = new McpConnection(row, db, this.options);
       this.connections.set(id, connection);
     }
+    this.checked.set(id, checked);
     return connection;
   }
 
@@ -100,12 +120,14 @@ export class McpPool {
   async forget(id: string): Promise<void> {
     const held = this.connections.get(id);
     this.connections.delete(id);
+    this.checked.delete(id);
     await held?.close();
   }
 
   async closeAll(): Promise<void> {
     const all = [...this.connections.values()];
     this.connections.clear();
+    this.checked.clear();
     await Promise.all(all.map((connection) => connection.close()));
   }
 }

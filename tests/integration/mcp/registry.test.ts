@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { agents, mcpServers } from "@/db/schema";
+import { agents } from "@/db/schema";
 import { secretReferenceSources } from "@/server/agents/references";
 import { createServer, deleteServer, importMcpJson, listServers, updateServer } from "@/server/mcp/registry";
 import { createSecret, deleteSecret, listSecrets } from "@/server/secrets/store";
@@ -160,7 +160,7 @@ describe("a row changed while its server runs", () => {
     expect(await greeting()).toBe("first");
     await updateServer(db(), "admin-2", row.id, stdio("changing", { env: { GREETING: "second" } }));
     expect(await greeting()).toBe("second");
-    await db().delete(mcpServers);
+    await deleteServer(db(), "admin-1", row.id);
     await expect(studio.pool.callTool(db(), row.id, "environment", {})).rejects.toMatchObject({ reason: "NO_SUCH_MCP_SERVER" });
   });
 });
