@@ -82,6 +82,12 @@ const kept = <T>(value: T): T => {
 
 const textOf = (result: CallToolResult) => result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
 const runOf = (result: CallToolResult) => (result._meta?.["quiver/run"] as { id: string; url: string }).id;
+async function auditRows(action: string) {
+  const { getDb } = await import("@/server/db");
+  const { audit } = await import("@/db/schema");
+  return (await (await getDb()).select().from(audit)).filter((row) => row.action === action);
+}
+
 const getRun = async (runId: string) => (await call<RunView>(`${s.api.url}/api/v1/runs/${runId}`, { key: key.value })).json!;
 
 async function callTool(client: Awaited<ReturnType<McpStudio["connect"]>>["client"], name: string, args: Record<string, unknown>) {
@@ -100,6 +106,7 @@ describe("tools/list", () => {
     expect(tools.slice(0, -1).map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }))).toEqual(view.tools);
     expect(tools.at(-1)).toMatchObject({ name: "ask_helper_bot", inputSchema: { type: "object", required: ["message"] } });
     expect(JSON.stringify(tools)).not.toMatch(/SERVICE_TOKEN|settings/);
+    expect((await auditRows("mcp.list")).length).toBeGreaterThan(0);
   });
 
   it("answers the agent named by its name, case aside, as by its id", async () => {
@@ -117,10 +124,7 @@ describe("tools/call of an operation (R-api-mcp-call)", () => {
     const run = await getRun(runOf(result));
     expect(run).toMatchObject({ status: "done", via: { kind: "mcp", keyName: "ide" }, startedBy: { name: "API key ide" }, messages: [] });
     expect(run.calls).toEqual([expect.objectContaining({ callId: "call_1", name: "notes__echo", state: "finished", result: expect.objectContaining({ outcome: "ok", text: "echo: hello" }) })]);
-    const { getDb } = await import("@/server/db");
-    const { audit } = await import("@/db/schema");
-    const rows = await (await getDb()).select().from(audit);
-    expect(rows.filter((r) => r.action === "mcp.call" && r.target === run.id)).toHaveLength(1);
+    expect((await auditRows("mcp.call")).filter((r) => r.target === run.id)).toEqual([expect.objectContaining({ actor: `key:${key.id}` })]);
   });
 
   it("runs a built-in operation the same way", async () => {
@@ -158,6 +162,7 @@ describe("ask_<slug> (R-api-mcp-ask)", () => {
     const run = await getRun(runOf(result));
     expect(run).toMatchObject({ status: "done", via: { kind: "mcp", keyName: "ide" } });
     expect(run.messages[0]).toMatchObject({ role: "user", text: "Say hi." });
+    expect((await auditRows("mcp.ask")).filter((r) => r.target === run.id)).toHaveLength(1);
     // The model was offered the agent's tools, never the agent tool itself.
     expect(s.api.model.requests[0]!.body.tools!.map((t) => t.function.name)).not.toContain("ask_helper_bot");
   });
