@@ -1,6 +1,7 @@
 // Entries: the strings an agent's `tools` list is made of (R-loop-entries).
 //   system:<name>        a built-in source              tools/<file>.py   a file of the tree
 //   <uuid>               an MCP server an admin registered (its row's id)
+//   agent:<id>           another agent, as a specialist (specialists-entry.ts; agent:<name> is saved as the id)
 // and `#a,b` after any of them narrows the entry to those operations.
 //
 // Canonical form: the source as written, then the named operations in the source's order, each once. A narrowing
@@ -11,8 +12,9 @@ import type { Operation } from "@/server/operations/operation";
 import type { Source } from "@/server/catalog/sources";
 import { fileNameProblem } from "@/server/tree/names";
 import { closest, didYouMean, suggestion } from "./closest";
+import { AGENT_PREFIX, agentReference, findAgentSource, noSuchAgent } from "./specialists-entry";
 
-export type EntryKind = "system" | "tree" | "mcp";
+export type EntryKind = "system" | "tree" | "mcp" | "agent";
 
 export type ParsedEntry = {
   kind: EntryKind;
@@ -27,7 +29,7 @@ export type Parsed = { ok: true; entry: ParsedEntry } | { ok: false; problem: st
 const OPERATION_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
 const SYSTEM = /^system:([a-z][a-z0-9_]*)$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const SHAPES = "write system:<name> for a built-in, tools/<file>.py for a file of the tree, or an MCP server's id";
+const SHAPES = "write system:<name> for a built-in, tools/<file>.py for a file of the tree, an MCP server's id, or agent:<id> for another agent";
 
 /** Why `reference` cannot name a file of the tree, or null (R-loop-entries: inside tools/, flat, .py, no absolute path, no ..). */
 export function treeReferenceProblem(reference: string): string | null {
@@ -75,6 +77,11 @@ export function parseEntry(text: string): Parsed {
     if (!SYSTEM.test(source)) return { ok: false, problem: `“${source}” is not a built-in's name: write system: and a lower-case name, like system:filesystem.` };
     return { ok: true, entry: { kind: "system", source, operations } };
   }
+  if (source.startsWith(AGENT_PREFIX)) {
+    const reference = agentReference(source);
+    if (!reference) return { ok: false, problem: `“${source}” names no agent: write agent: and the agent's id or name, like agent:Researcher.` };
+    return { ok: true, entry: { kind: "agent", source: reference, operations } };
+  }
   if (UUID.test(source)) return { ok: true, entry: { kind: "mcp", source: source.toLowerCase(), operations } };
   const problem = treeReferenceProblem(source);
   if (problem) return { ok: false, problem };
@@ -107,7 +114,8 @@ export function resolveEntry(text: string, sources: readonly Source[]): Resolved
     return { ok: false, problems: [parsed.problem + (head ? didYouMean(head, known) : "")] };
   }
   const entry = parsed.entry;
-  const source = sources.find((s) => s.entry === entry.source);
+  const source = entry.kind === "agent" ? findAgentSource(entry.source, sources) : sources.find((s) => s.entry === entry.source);
+  if (!source && entry.kind === "agent") return { ok: false, problems: [noSuchAgent(entry.source, sources)] };
   if (!source && entry.kind === "mcp") return { ok: false, problems: [noSuchServer(entry.source, sources)] };
   if (!source) {
     // Compared without the shared "system:" or "tools/", which would make every name look alike.
@@ -127,8 +135,10 @@ export function resolveEntry(text: string, sources: readonly Source[]): Resolved
     return { ok: false, problems: [`${source.entry} has errors, so it offers nothing${where}${more}; fix the file in the editor first.`] };
   }
   const names = source.operations.map((op) => op.name);
+  // An agent named by its name is kept by its id, which a rename does not change.
+  const head = source.entry;
   if (entry.operations === null) {
-    return { ok: true, entry, canonical: entry.source, source, operations: source.operations };
+    return { ok: true, entry: { ...entry, source: head }, canonical: head, source, operations: source.operations };
   }
   const unknown = entry.operations.filter((name) => !names.includes(name));
   if (unknown.length > 0) {
@@ -144,8 +154,8 @@ export function resolveEntry(text: string, sources: readonly Source[]): Resolved
   }
   const wanted = new Set(entry.operations);
   const operations = source.operations.filter((op) => wanted.has(op.name));
-  const canonical = formatEntry({ source: entry.source, operations: operations.map((op) => op.name) });
-  return { ok: true, entry: { ...entry, operations: operations.map((op) => op.name) }, canonical, source, operations };
+  const canonical = formatEntry({ source: head, operations: operations.map((op) => op.name) });
+  return { ok: true, entry: { ...entry, source: head, operations: operations.map((op) => op.name) }, canonical, source, operations };
 }
 
 /** An id no registered server has, with the registered servers whose ids or names come closest. */

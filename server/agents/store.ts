@@ -16,6 +16,7 @@ import { mcpServersIn, resolveEntry } from "./entries";
 import { keepPinnedTexts } from "./pin-texts";
 import { pinsToSave, unacceptedTools } from "./pins";
 import { detectDrift, fingerprint, stableJson, type EntryDrift, type EntryPrint } from "./drift";
+import { specialistLoops, withSpecialists } from "./specialists";
 import { validateDeclaration, type ValidationContext } from "./validate";
 
 /** Where an agent's sources live: the tool tree, the workspace its roots are confined to, the MCP servers' connections. */
@@ -68,9 +69,10 @@ function namedServers(input: unknown): string[] {
   return Array.isArray(tools) ? mcpServersIn(tools.map((tool) => (tool as { entry?: unknown } | null)?.entry)) : [];
 }
 
-/** What validation needs to know of the studio now: its sources, its secrets' names, its workspace. */
+/** What validation needs to know of the studio now: its sources (the other agents among them), its secrets' names, its workspace. */
 export async function validationContext(db: Db, place: Place, mcpServers: readonly string[] = []): Promise<ValidationContext> {
-  const [{ sources, treeError }, names] = await Promise.all([listSources(place.tree, mcpListing(db, place, mcpServers)), secretNames(db)]);
+  const listed = listSources(place.tree, mcpListing(db, place, mcpServers)).then((list) => withSpecialists(db, list));
+  const [{ sources, treeError }, names] = await Promise.all([listed, secretNames(db)]);
   return { sources, treeError, secretNames: new Set(names.map((s) => s.name)), workspace: place.workspace };
 }
 
@@ -151,6 +153,7 @@ export async function checked(db: Db, input: unknown, place: Place, options: { e
   const validation = validateDeclaration(input, context);
   const problems = [...validation.problems];
   if (validation.declaration && (await nameTaken(db, validation.declaration.name, options.except))) problems.push(nameProblem(validation.declaration.name));
+  if (validation.declaration) problems.push(...(await specialistLoops(db, validation.declaration, options.except)));
   if (problems.length > 0 || !validation.declaration) throw invalid(problems, options.what);
   const declaration = withPins(validation.declaration, context.sources, options.previous);
   const fingerprints: EntryPrint[] = declaration.tools.map((tool, i) => ({ entry: tool.entry, operations: fingerprint(validation.operations[i] ?? []) }));
@@ -196,7 +199,7 @@ export async function getAgent(db: Db, id: string, place: Place): Promise<AgentD
     .where(eq(agents.id, id));
   if (!row) throw noSuchAgent(id);
   const declaration = declarationOf(row.declaration);
-  const { sources, treeError } = await listSources(place.tree, mcpListing(db, place, namedServers(declaration)));
+  const { sources, treeError } = await withSpecialists(db, await listSources(place.tree, mcpListing(db, place, namedServers(declaration))));
   const drift = detectDrift(declaration, row.fingerprints as EntryPrint[], sources, treeError);
   const unaccepted = unacceptedTools(declaration, sources);
   return { ...summaryOf(row, declaration), declaration, createdAt: row.createdAt, createdBy: row.createdBy, drift, unaccepted, treeError };

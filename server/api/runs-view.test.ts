@@ -15,6 +15,8 @@ const RUN: RunSummary = {
   via: "api",
   viaKeyId: "k1",
   viaKeyName: "ci",
+  parentRunId: null,
+  parentCallId: null,
   status: "waiting",
   error: null,
   tokensIn: 10,

@@ -7,6 +7,7 @@ export { CallTimeout, timeoutText } from "./bound";
 export { checkBinding, type Binding } from "./check";
 export { Inbox } from "./inbox";
 export { callSecrets, SegmentSecrets, type SecretScope, type Settled } from "./secrets";
+export { agentTarget, type AskSpecialist } from "./sources/agent";
 export { fromMcp, mcpTarget, type McpCallOptions } from "./sources/mcp";
 export { systemTarget } from "./sources/system";
 export { progressLine, treeTarget, type TreeCallOptions } from "./sources/tree";

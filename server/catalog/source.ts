@@ -25,7 +25,8 @@ export type McpSourceInfo = {
   unoffered: Array<{ tool: string; problem: string }>;
 };
 
-export type SourceKind = "system" | "tree" | "mcp";
+/** `agent`: another agent of the studio, offered as one tool that asks it (R-spec-entry). */
+export type SourceKind = "system" | "tree" | "mcp" | "agent";
 
 export type SourceError = { line: number | null; message: string };
 

@@ -8,6 +8,8 @@ import { modelTool, resolveAgent, type ModelTool } from "@/server/agents/model-v
 import type { JsonSchema, Replay, Risk } from "@/server/operations/operation";
 import type { McpListing } from "@/server/catalog/mcp";
 import { listSources, type Source } from "@/server/catalog/sources";
+import { withSpecialists } from "@/server/agents/specialists";
+import type { Db } from "@/db/client";
 import type { CatalogFile } from "@/server/host";
 
 export type Voice = { announce: string; heartbeat: string[]; complete: string; fail: string };
@@ -21,7 +23,7 @@ export type RunOperation = {
   entry: number;
   /** The entry's source: "system:filesystem", "tools/notes.py". */
   source: string;
-  kind: "system" | "tree" | "mcp";
+  kind: "system" | "tree" | "mcp" | "agent";
   risk: Risk;
   read_only: boolean;
   /** Asks the person by default unless the builder chose (R-mcp-behaviour); absent in runs from before MCP. */
@@ -82,9 +84,13 @@ function extrasOf(files: CatalogFile[]): Map<string, Extra> {
   return extras;
 }
 
-/** Every source as it is now (the agent pages' own list), with the tree's per-operation extras. */
-export async function readSources(tree: string, mcp?: McpListing): Promise<{ sources: Source[]; extras: Map<string, Extra>; treeError: string | null }> {
-  const { sources, files, treeError } = await listSources(tree, mcp);
+/**
+ * Every source as it is now (the agent pages' own list), with the tree's per-operation extras; the studio's agents
+ * too when `agents` gives the database to read them from (an agent that asks specialists).
+ */
+export async function readSources(tree: string, mcp?: McpListing, agents?: Db): Promise<{ sources: Source[]; extras: Map<string, Extra>; treeError: string | null }> {
+  const listed = await listSources(tree, mcp);
+  const { sources, files, treeError } = agents ? await withSpecialists(agents, listed) : listed;
   return { sources, extras: extrasOf(files), treeError };
 }
 
@@ -93,7 +99,7 @@ export function mcpServersOf(declaration: AgentDeclaration): string[] {
   return mcpServersIn(declaration.tools.map((tool) => tool.entry));
 }
 
-/** An MCP tool's bound, lowered (never raised) by the builder's limit for it (R-mcp-timeout). */
+/** An MCP tool's or a specialist's bound, lowered (never raised) by the builder's limit for it (R-mcp-timeout, R-spec-timeout). */
 function lowered(own: number | null, limit: number | undefined): number | null {
   return limit === undefined || own === null ? (own ?? limit ?? null) : Math.min(own, limit);
 }
@@ -122,7 +128,7 @@ export function runCatalog(declaration: AgentDeclaration, sources: Source[], ext
         read_only: op.read_only,
         destructive: op.destructive,
         concurrent: op.concurrent,
-        timeout: mcp ? lowered(op.timeout, declaration.tools[entry]!.timeouts?.[mcp.operation]) : op.timeout,
+        timeout: mcp || kind === "agent" ? lowered(op.timeout, declaration.tools[entry]!.timeouts?.[mcp?.operation ?? op.name]) : op.timeout,
         replay: op.replay,
         ...(kind === "tree" ? (extras.get(op.name) ?? NO_EXTRA) : { ...NO_EXTRA, interactive }),
         ...(mcp ? { mcp: { server: r.source.entry, tool: mcp.tool, operation: mcp.operation, nullMeansOmitted: mcp.nullMeansOmitted } } : {}),

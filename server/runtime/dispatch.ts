@@ -244,14 +244,15 @@ async function perform(run: Run, p: PreparedCall): Promise<ResultRecord> {
 
 /**
  * The turn: concurrent operations start at once, the others one at a time in the order the model made them,
- * alongside the concurrent ones (R-loop-concurrency); the results in call order (R-loop-result-order).
+ * alongside the concurrent ones (R-loop-concurrency), taking turns with those of the run's asker and specialists
+ * (R-spec-serial); the results in call order (R-loop-result-order).
  */
 export async function runTurn(run: Run, prepared: PreparedCall[]): Promise<ResultRecord[]> {
-  let serial: Promise<unknown> = Promise.resolve();
+  const lane = run.lane;
   const running = prepared.map((p) => {
     if (!p.op || p.early || p.op.concurrent) return perform(run, p);
-    const mine = serial.then(() => perform(run, p));
-    serial = mine.catch(() => undefined);
+    const mine = lane.tail.then(() => perform(run, p));
+    lane.tail = mine.catch(() => undefined);
     return mine;
   });
   return Promise.all(running);

@@ -2,12 +2,13 @@
 // called through the one pipeline (server/calls/) with its entry's settings and the run's secrets, under the run's
 // stop. What is the run's own is here: which target each kind of operation is, and what a stopped run's calls
 // answer. The answer is an outcome (ok, refused, failed, transient, timeout), text and any images.
-import { callOperation, mcpTarget, SettingsUnavailable, systemTarget, treeTarget, type CallTarget } from "@/server/calls";
+import { agentTarget, callOperation, mcpTarget, SettingsUnavailable, systemTarget, treeTarget, type CallTarget } from "@/server/calls";
 import { mcpPool } from "@/server/mcp/pool";
 import type { CallResult, StudioRequest } from "@/server/host";
 import type { RunOperation } from "./catalog";
 import type { Run } from "./run";
 import { systemContext } from "./context";
+import { askSpecialist } from "./specialists";
 import type { Image, Outcome } from "./shapes";
 
 export type Attempt = { outcome: Outcome; text: string; images: Image[]; truncated: string | null };
@@ -38,6 +39,7 @@ const TARGETS: { [K in RunOperation["kind"]]: (run: Run, op: RunOperation, callI
       nullMeansOmitted: op.mcp!.nullMeansOmitted,
       onValues: (values) => run.secrets.learn(values),
     }),
+  agent: (run, op, callId) => agentTarget(op.name, (message, call) => askSpecialist(run, op, callId, message, call)),
 };
 
 /**

@@ -5,7 +5,7 @@ import type { Db } from "@/db/client";
 import { runs } from "@/db/schema";
 import type { EventLog } from "./events";
 import type { Run } from "./run";
-import { runsWithStatus } from "./store";
+import { runRow, runsWithStatus } from "./store";
 
 export const RESTARTED_DURING_RUN = "The studio restarted during this run.";
 
@@ -36,7 +36,12 @@ export async function recover(r: Recovering): Promise<{ failed: string[]; waitin
     // ctx.system) waits on nothing now: that tool went with the old process. It goes on at once, the call
     // answering that the studio restarted, rather than show a question nobody can answer.
     const run = await r.rebuild(id).catch(() => null);
-    if (run && !run.waiting) r.launch(run);
+    // A specialist's run waited for the call that asked it, which the restart answered already (R-spec-stop): nobody
+    // would take its reply, so it stops rather than wait for a decision that leads nowhere.
+    if (run && (await runRow(r.db, id)).parentRunId) {
+      run.cancel({ id: run.startedBy, name: "the studio's restart" });
+      r.launch(run);
+    } else if (run && !run.waiting) r.launch(run);
     else waiting.push(id);
   }
   return { failed, waiting };

@@ -11,6 +11,7 @@ import { hostFor, type Host } from "@/server/host";
 import type { Masker } from "@/server/secrets/mask";
 import type { RunCatalog, RunOperation } from "./catalog";
 import type { EventLog, RunEvent } from "./events";
+import { newLane, type SerialLane, type SpecialistRuntime } from "./specialist-link";
 import type { ClientCall, Decision, EventData, Outcome, Person, RunEventType, Todo } from "./shapes";
 import { updateRun } from "./store";
 import { RunStopped } from "./stopped";
@@ -81,6 +82,8 @@ export class Run {
   /** A client's one call of an operation, when that is all the run is (client-call.ts): no model is asked. */
   clientCall: ClientCall | null = null;
   steps = 0;
+  /** Where its one-at-a-time calls queue; a specialist's run shares its asker's (R-spec-serial). */
+  lane: SerialLane = newLane();
   status: RunStatus = "running";
   /** The first event that could not be stored: the loop stops at its next step. */
   storageError: Error | null = null;
@@ -98,7 +101,7 @@ export class Run {
     readonly declaration: AgentDeclaration,
     readonly startedBy: string,
     public catalog: RunCatalog,
-    readonly deps: { db: Db; log: EventLog; tree: string; dataDir: string; settings: RuntimeSettings; mcp?: McpPool },
+    readonly deps: { db: Db; log: EventLog; tree: string; dataDir: string; settings: RuntimeSettings; mcp?: McpPool; specialists?: SpecialistRuntime },
   ) {}
 
   /** The tree's tool host, looked up once per run. */

@@ -8,6 +8,7 @@ import type { Channel } from "@/db/client";
 import { DomainError } from "@/server/errors";
 import { mcpPool, type McpPool } from "@/server/mcp/pool";
 import type { AgentDeclaration } from "@/server/agents/declaration";
+import { agentsIn } from "@/server/agents/specialists-entry";
 import { mcpServersOf, readSources, runCatalog, type RunCatalog } from "./catalog";
 import { prepareRoots } from "./context";
 import { Coordination } from "./coordination";
@@ -19,6 +20,7 @@ import { clientCallOf, openClientCall } from "./client-call";
 import { catalogOf, replay, startOf } from "./replay";
 import { Run, type RuntimeSettings } from "./run";
 import type { Decision, Person } from "./shapes";
+import type { ParentLink } from "./specialist-link";
 import { agentForRun, declarationOf, insertRun, runRow, type RunFilter, type RunSummary, type Via } from "./store";
 import { VOICE_TIMING } from "./voice";
 
@@ -100,7 +102,7 @@ export class Runtime {
   }
 
   private deps() {
-    return { db: this.db, log: this.log, tree: this.options.tree, dataDir: this.options.dataDir, settings: this.settings, mcp: this.options.mcp };
+    return { db: this.db, log: this.log, tree: this.options.tree, dataDir: this.options.dataDir, settings: this.settings, mcp: this.options.mcp, specialists: this };
   }
 
   private launch(run: Run, before?: () => Promise<void>): void {
@@ -124,8 +126,8 @@ export class Runtime {
    * client's own system text, told after the agent's instructions. `via` says how it started (R-key-via): the
    * playground unless told otherwise.
    */
-  async start(input: { agentId: string; message: string; user: Who; prior?: PriorTurn[]; system?: string | null; via?: Via }): Promise<{ runId: string }> {
-    const run = await this.newRun(input.agentId, input.user, input.via);
+  async start(input: { agentId: string; message: string; user: Who; prior?: PriorTurn[]; system?: string | null; via?: Via; parent?: ParentLink }): Promise<{ runId: string }> {
+    const run = await this.newRun(input.agentId, input.user, input.via, input.parent);
     run.clientSystem = input.system?.trim() || null;
     this.launch(run, async () => {
       await this.begin(run);
@@ -157,18 +159,23 @@ export class Runtime {
   }
 
   /** The run's row and its Run in memory, for the agent as it stands; nothing read of its sources yet. */
-  private async newRun(agentId: string, user: Who, via?: Via): Promise<Run> {
+  private async newRun(agentId: string, user: Who, via?: Via, parent?: ParentLink): Promise<Run> {
     const { declaration, version } = await agentForRun(this.db, agentId);
-    const row = await insertRun(this.db, { agentId, agentVersion: version, declaration, startedBy: user.id, via });
+    const row = await insertRun(this.db, { agentId, agentVersion: version, declaration, startedBy: user.id, via, parent });
     const agent = { id: agentId, name: declaration.name, version };
-    return new Run(row.id, agent, declaration, user.id, { tools: [], operations: [], withheld: [], problems: [] }, this.deps());
+    const run = new Run(row.id, agent, declaration, user.id, { tools: [], operations: [], withheld: [], problems: [] }, this.deps());
+    // A specialist's one-at-a-time calls take turns with its asker's (R-spec-serial).
+    if (parent) run.lane = parent.lane;
+    return run;
   }
 
   /** The agent's sources read now: only the MCP servers it names, one that is down offering nothing (R-mcp-down-at-start). */
   private async catalogFor(declaration: AgentDeclaration): Promise<RunCatalog> {
     const only = mcpServersOf(declaration);
     const mcp = only.length > 0 ? { db: this.db, pool: this.mcp, only, provider: declaration.model.provider } : undefined;
-    const { sources, extras, treeError } = await readSources(this.options.tree, mcp);
+    // The studio's agents are read only for an agent that asks some of them (R-spec-entry).
+    const agents = agentsIn(declaration.tools.map((tool) => tool.entry)).length > 0 ? this.db : undefined;
+    const { sources, extras, treeError } = await readSources(this.options.tree, mcp, agents);
     return runCatalog(declaration, sources, extras, treeError);
   }
 

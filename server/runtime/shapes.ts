@@ -77,6 +77,8 @@ export type EventData = {
   };
   todos: { todos: Todo[] };
   status: { status: RunStatus; error: string | null };
+  /** The call asked another agent (R-spec-run): the run of its own that the task runs as. */
+  specialist: { callId: string; runId: string; agentId: string };
   /** Someone stopped the run: just before its status says cancelled. */
   cancelled: { by: Person };
 };

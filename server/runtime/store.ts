@@ -22,6 +22,9 @@ export type RunSummary = {
   via: RunVia;
   viaKeyId: string | null;
   viaKeyName: string | null;
+  /** A specialist's run: the run that asked it and that run's call (R-spec-run). */
+  parentRunId: string | null;
+  parentCallId: string | null;
   status: RunStatus;
   error: string | null;
   tokensIn: number;
@@ -46,10 +49,17 @@ export type Via = { kind: RunVia; keyId?: string; keyName?: string };
 
 export async function insertRun(
   db: Db,
-  values: { agentId: string; agentVersion: number; declaration: AgentDeclaration; startedBy: string; via?: Via },
+  values: { agentId: string; agentVersion: number; declaration: AgentDeclaration; startedBy: string; via?: Via; parent?: { runId: string; callId: string } },
 ): Promise<RunRow> {
-  const { via, ...rest } = values;
-  const row = { ...rest, via: via?.kind ?? "playground", viaKeyId: via?.keyId ?? null, viaKeyName: via?.keyName ?? null };
+  const { via, parent, ...rest } = values;
+  const row = {
+    ...rest,
+    via: via?.kind ?? "playground",
+    viaKeyId: via?.keyId ?? null,
+    viaKeyName: via?.keyName ?? null,
+    parentRunId: parent?.runId ?? null,
+    parentCallId: parent?.callId ?? null,
+  };
   const [inserted] = await db.insert(runs).values(row).returning();
   return inserted!;
 }
@@ -74,6 +84,8 @@ const summary = {
   via: runs.via,
   viaKeyId: runs.viaKeyId,
   viaKeyName: runs.viaKeyName,
+  parentRunId: runs.parentRunId,
+  parentCallId: runs.parentCallId,
   status: runs.status,
   error: runs.error,
   tokensIn: runs.tokensIn,

@@ -10,6 +10,7 @@ import { acceptToolChange, agentToolChanges } from "@/server/agents/accept";
 import { POLICY_DEFAULTS, PROVIDERS } from "@/server/agents/declaration";
 import { mcpServersIn } from "@/server/agents/entries";
 import { hookInfo } from "@/server/agents/hook";
+import { withSpecialists } from "@/server/agents/specialists";
 import { modelView } from "@/server/agents/model-view";
 import { agentHistory, checked, createAgent, deleteAgent, duplicateAgent, getAgent, listAgents, mcpListing, saveAgent, type Place } from "@/server/agents/store";
 import { exportAgent, importAgent } from "@/server/agents/transfer";
@@ -50,13 +51,14 @@ export const agentsRouter = router({
   /** Everything the palette and the cards need: sources, the capability vocabulary, the call hook, the defaults. */
   sources: builderProcedure.query(async () => {
     const db = await getDb();
-    const { sources, treeError } = await listSources(env().toolsDir, mcpListing(db, place()));
+    const { sources, treeError } = await withSpecialists(db, await listSources(env().toolsDir, mcpListing(db, place())));
     const hook = await hookInfo(env().toolsDir, sources.flatMap((s) => s.operations.map((op) => op.name)));
     return { sources, treeError, capabilities: CAPABILITIES, hook, policyDefaults: POLICY_DEFAULTS };
   }),
 
   search: builderProcedure.input(z.object({ query: text().max(200) })).query(async ({ input }) => {
-    const { sources } = await listSources(env().toolsDir, mcpListing(await getDb(), place()));
+    const db = await getDb();
+    const { sources } = await withSpecialists(db, await listSources(env().toolsDir, mcpListing(db, place())));
     return searchSources(sources, input.query);
   }),
 
@@ -65,8 +67,9 @@ export const agentsRouter = router({
     .input(z.object({ entries: z.array(text().max(4_000)).max(100), provider: z.enum(PROVIDERS).optional() }))
     .query(async ({ input }) => {
       // MCP schemas are normalised for the agent's provider (R-mcp-schema-normalise), so the preview is what it sends.
-      const listing = mcpListing(await getDb(), place(), mcpServersIn(input.entries));
-      const { sources } = await listSources(env().toolsDir, listing && { ...listing, provider: input.provider });
+      const db = await getDb();
+      const listing = mcpListing(db, place(), mcpServersIn(input.entries));
+      const { sources } = await withSpecialists(db, await listSources(env().toolsDir, listing && { ...listing, provider: input.provider }));
       return modelView(input.entries, sources);
     }),
 
