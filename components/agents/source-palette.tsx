@@ -1,7 +1,7 @@
 "use client";
 // "Add a source": every source with what it is, its risk and what it can do; a search by words ("read files")
 // or by need ("file.write") that points at the operations that match. A tree file with errors is listed with
-// why it cannot be added.
+// why it cannot be added. The other agents are a group of their own, Agents, searched like the rest (R-spec-entry).
 import * as RadixDialog from "@radix-ui/react-dialog";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
@@ -41,6 +41,10 @@ export function SourcePalette({
         return source ? [{ source, matches: hit.operations as Match[] }] : [];
       })
     : sources.map((source) => ({ source, matches: null }));
+  const groups = [
+    { label: "Sources", rows: rows.filter((row) => row.source.kind !== "agent") },
+    { label: "Agents", rows: rows.filter((row) => row.source.kind === "agent") },
+  ].filter((group) => group.label === "Sources" || group.rows.length > 0 || !hits);
 
   // The needs some source can meet, as one-click searches.
   const declared = new Set(sources.filter((s) => s.offered).flatMap((s) => s.capabilities));
@@ -83,18 +87,32 @@ export function SourcePalette({
               {treeError}
             </p>
           ) : null}
-          <ul aria-label="Sources" aria-busy={search.isFetching} className="min-h-0 flex-1 overflow-auto">
-            {rows.map(({ source, matches }) => (
-              <PaletteRow
-                key={source.entry}
-                source={source}
-                added={added.has(source.entry)}
-                capabilities={capabilities}
-                matches={matches}
-                onAdd={(operations) => add(source, operations)}
-              />
+          <div aria-busy={search.isFetching} className="min-h-0 flex-1 overflow-auto">
+            {groups.map((group) => (
+              <div key={group.label}>
+                {group.label === "Agents" ? (
+                  <h3 className="border-b border-zinc-100 bg-zinc-50 px-4 py-1.5 text-xs font-medium uppercase tracking-wide text-zinc-500 dark:border-zinc-900 dark:bg-zinc-950">
+                    Agents <span className="normal-case tracking-normal">— each becomes one tool that asks it to do a task</span>
+                  </h3>
+                ) : null}
+                {group.label === "Agents" && group.rows.length === 0 ? (
+                  <p className="px-4 py-2.5 text-xs text-zinc-500">No other agents yet. Make one in Agents, then add it here to hand it tasks.</p>
+                ) : null}
+                <ul aria-label={group.label}>
+                  {group.rows.map(({ source, matches }) => (
+                    <PaletteRow
+                      key={source.entry}
+                      source={source}
+                      added={added.has(source.entry)}
+                      capabilities={capabilities}
+                      matches={matches}
+                      onAdd={(operations) => add(source, operations)}
+                    />
+                  ))}
+                </ul>
+              </div>
             ))}
-          </ul>
+          </div>
           {hits && rows.length === 0 ? (
             <p className="px-4 py-6 text-center text-sm text-zinc-500">
               Nothing matches “{query}”. Try fewer words, or a need such as file.read.

@@ -93,7 +93,8 @@ export function SourcesSection({
       <SourcePalette
         open={adding}
         onOpenChange={setAdding}
-        sources={sources}
+        // An agent is never its own specialist (R-spec-cycle): the palette lists only the others.
+        sources={sources.filter((s) => s.entry !== `agent:${acceptance.agentId}`)}
         capabilities={capabilities}
         treeError={treeError}
         added={added}

@@ -1,8 +1,10 @@
 // One tool call in the conversation: what was called with which arguments, where it stands (a spinner while it
 // runs; green ok, red failed, grey refused), the person's approval or answer, progress lines, and the result exactly
 // as the model got it (masked by the server), and the calls the tool made through ctx.system, each a card of its own
-// inside. `runId` null: a read-only trace, without buttons.
+// inside; a specialist's card links to its own run and holds that run's calls, decided from here (R-spec-approvals).
+// `runId` null: a read-only trace, without buttons.
 import { Loader2 } from "lucide-react";
+import Link from "next/link";
 import { ApprovalActions } from "./approval-actions";
 import { CALL_STATES, formatDuration } from "./format";
 import { QuestionBox } from "./question-box";
@@ -16,7 +18,8 @@ function who(by: { name: string | null } | null): string {
   return by?.name ? ` by ${by.name}` : "";
 }
 
-export function CallCard({ call, runId, calls }: { call: Call; runId: string | null; calls: Readonly<Record<string, Call>> }) {
+/** `within`: the card sits inside another's, made by a tool through ctx.system or by a specialist's run. */
+export function CallCard({ call, runId, calls, within }: { call: Call; runId: string | null; calls: Readonly<Record<string, Call>>; within?: "tool" | "specialist" }) {
   const state = CALL_STATES[call.state];
   const title = call.title ?? call.name;
   const waiting = call.state === "approval" || call.state === "question";
@@ -91,16 +94,29 @@ export function CallCard({ call, runId, calls }: { call: Call; runId: string | n
             ))}
           </ul>
         ) : null}
+        {call.specialist ? (
+          <p className="text-xs text-zinc-500">
+            The agent works on this in a run of its own.{" "}
+            <Link href={`/runs/${call.specialist.runId}`} className="text-accent hover:underline">
+              Open the specialist&rsquo;s run
+            </Link>
+          </p>
+        ) : null}
         {call.children.length > 0 ? (
-          <section aria-label="Calls this tool made" className="flex flex-col gap-2 border-l-2 border-zinc-200 pl-3 dark:border-zinc-800">
-            <p className="text-xs text-zinc-500">Called by this tool through ctx.system</p>
-            {call.children.map((id) => (calls[id] ? <CallCard key={id} call={calls[id]} runId={runId} calls={calls} /> : null))}
+          <section
+            aria-label={call.specialist ? "Calls the specialist made" : "Calls this tool made"}
+            className="flex flex-col gap-2 border-l-2 border-zinc-200 pl-3 dark:border-zinc-800"
+          >
+            <p className="text-xs text-zinc-500">{call.specialist ? "Called by the specialist in its run" : "Called by this tool through ctx.system"}</p>
+            {call.children.map((id) =>
+              calls[id] ? <CallCard key={id} call={calls[id]} runId={runId} calls={calls} within={call.specialist ? "specialist" : "tool"} /> : null,
+            )}
           </section>
         ) : null}
         {call.result ? (
           <div>
             <p className="mb-1 text-xs text-zinc-500">
-              {call.parent ? "Result, as the tool got it" : "Result, as the model got it"}{call.result.deduped ? " (repeated from an identical earlier call)" : ""}
+              {within === "specialist" ? "Result, as the specialist got it" : call.parent ? "Result, as the tool got it" : "Result, as the model got it"}{call.result.deduped ? " (repeated from an identical earlier call)" : ""}
             </p>
             <pre aria-label="Result" className={preClass}>
               {call.result.text || "(empty)"}

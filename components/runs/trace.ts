@@ -21,8 +21,10 @@ export type Call = {
   result: EventData["tool_result"] | null;
   /** Made by a running tree tool through ctx.system: that tool's call id. Shown inside its card, not on its own. */
   parent: string | null;
-  /** The calls this tool made through ctx.system, in order. */
+  /** The calls this tool made through ctx.system, in order; for a specialist, the calls of its run (R-spec-approvals). */
   children: string[];
+  /** The call asked another agent: the run of its own its task runs as (R-spec-run). */
+  specialist: { runId: string; agentId: string } | null;
 };
 
 export type Item =
@@ -77,7 +79,7 @@ export function seen(lastEventId: string | null, id: string): boolean {
 }
 
 function newCall(callId: string, name = "call"): Call {
-  return { callId, name, title: null, args: null, repaired: false, state: "pending", approval: null, question: null, progress: [], result: null, parent: null, children: [] };
+  return { callId, name, title: null, args: null, repaired: false, state: "pending", approval: null, question: null, progress: [], result: null, parent: null, children: [], specialist: null };
 }
 
 function withCall(trace: Trace, callId: string, key: string, change: (call: Call) => Call): Trace {
@@ -182,6 +184,10 @@ function step(trace: Trace, type: RunEventType, raw: unknown, id: string, at: st
     case "tool_result": {
       const data = raw as EventData["tool_result"];
       return withCall(trace, data.callId, id, (call) => ({ ...call, state: data.outcome, result: data }));
+    }
+    case "specialist": {
+      const data = raw as EventData["specialist"];
+      return withCall(trace, data.callId, id, (call) => ({ ...call, specialist: { runId: data.runId, agentId: data.agentId } }));
     }
     case "todos": {
       const data = raw as EventData["todos"];

@@ -27,6 +27,15 @@ export default async function RunPage({ params }: Props) {
         lede={
           <>
             A run of version {run.agentVersion}, read back step by step.{" "}
+            {run.parentRunId ? (
+              <>
+                Another agent asked for it as its specialist:{" "}
+                <Link href={`/runs/${run.parentRunId}`} className="text-accent hover:underline">
+                  the run that asked
+                </Link>
+                .{" "}
+              </>
+            ) : null}
             <Link href="/runs" className="text-accent hover:underline">
               All runs
             </Link>
