@@ -208,9 +208,13 @@ async function loopbackProcess(): Promise<{ url: string; stop(): void }> {
     };
     process.stdout.write(model.url + "\\n");`;
   const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve, reject) => {
+  const started = new Promise<string>((resolve, reject) => {
     child.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
     child.once("exit", (code) => reject(new Error(`the loopback model exited with ${code}`)));
+  });
+  const url = await within(started, "the loopback model's start").catch((error: unknown) => {
+    child.kill();
+    throw error;
   });
   return { url, stop: () => child.kill() };
 }
@@ -291,9 +295,13 @@ async function listFigure(b: Bench): Promise<void> {
 async function httpServer(token: string): Promise<{ url: string; stop(): void }> {
   const env = { PATH: process.env.PATH ?? "", BENCH_TOKEN: token } as Record<string, string> as NodeJS.ProcessEnv;
   const child = spawn(process.execPath, [SERVER, "http"], { stdio: ["ignore", "pipe", "inherit"], env });
-  const url = await new Promise<string>((resolve, reject) => {
+  const started = new Promise<string>((resolve, reject) => {
     child.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
     child.once("exit", (code) => reject(new Error(`the HTTP server exited with ${code}`)));
+  });
+  const url = await within(started, "the HTTP server's start").catch((error: unknown) => {
+    child.kill();
+    throw error;
   });
   return { url, stop: () => child.kill() };
 }
