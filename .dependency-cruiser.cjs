@@ -29,6 +29,7 @@ const LAYERS = [
   { calls: ["^server/calls/"] },
   { keys: ["^server/keys/"] },
   { runtime: ["^server/runtime/"] },
+  { triggers: ["^server/triggers/"] },
   { trpc: ["^server/trpc/"], api: ["^server/api/"], cli: ["^server/cli/"], startup: ["^server/startup\\.ts$"] },
   { components: ["^components/"] },
   { app: ["^app/"] },

@@ -12,6 +12,7 @@ import { closeMcpServers } from "./mcp/pool";
 import { studioRuntime } from "./runtime";
 import { prepareKey, StudioKeyError } from "./secrets/key";
 import { markStartupDone, markStartupFailed } from "./startup-state";
+import { startStudioScheduler, stopStudioScheduler } from "./triggers";
 
 export async function startStudio(): Promise<void> {
   installShutdown();
@@ -23,6 +24,8 @@ export async function startStudio(): Promise<void> {
     markStartupDone();
     // Runs left "running" by a stopped studio are failed now, and those waiting for approval wait on.
     await studioRuntime().catch((err: Error) => console.error(`[quiver] the runtime did not start: ${err.message}`));
+    // Ticks missed while no studio was up are run once or skipped now, as each schedule says (R-trigger-schedule-catch-up).
+    await startStudioScheduler().catch((err: Error) => console.error(`[quiver] the scheduler did not start: ${err.message}`));
     console.log(`[quiver] database ready (${kind}); tools from ${env().toolsDir}`);
   } catch (err) {
     // Keep serving so /api/health can say what is wrong instead of a bare 500 (R-ops-instrumentation).
@@ -58,8 +61,8 @@ function installShutdown(): void {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    console.log(`[quiver] ${signal}: stopping the tool hosts and MCP servers and closing the database`);
-    Promise.allSettled([closeAll(), closeMcpServers()])
+    console.log(`[quiver] ${signal}: stopping the scheduler, the tool hosts and MCP servers and closing the database`);
+    Promise.allSettled([stopStudioScheduler(), closeAll(), closeMcpServers()])
       .then(() => closeDatabase())
       .catch((err: Error) => console.error(`[quiver] closing the database failed: ${err.message}`))
       .finally(() => process.exit(0));

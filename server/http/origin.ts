@@ -23,6 +23,14 @@ function isKeyRequest(headers: Headers): boolean {
   return headers.has("authorization") && !carriesSession(headers);
 }
 
+/**
+ * A webhook's request (R-trigger-webhook-origin): the secret token in its path is its credential, which another site
+ * cannot make a browser supply, so one sent without the studio's session cookie is judged by its token alone.
+ */
+function isHookRequest(request: Request): boolean {
+  return new URL(request.url).pathname.startsWith("/api/hooks/") && !carriesSession(request.headers);
+}
+
 /** Whether `origin` is the studio's: QUIVER_BASE_URL's origin when set, else the host the request was sent to. */
 function isStudioOrigin(origin: string, request: Request, baseUrl: string | undefined): boolean {
   let sent: URL;
@@ -40,7 +48,7 @@ function isStudioOrigin(origin: string, request: Request, baseUrl: string | unde
 /** The sentence refusing `request` as sent by another site's page, or null when the studio may take it. */
 export function crossSiteRefusal(request: Request, baseUrl: string | undefined): string | null {
   const headers = request.headers;
-  if (isKeyRequest(headers)) return null;
+  if (isKeyRequest(headers) || isHookRequest(request)) return null;
   const origin = headers.get("origin");
   if (origin !== null) return isStudioOrigin(origin, request, baseUrl) ? null : FROM_ANOTHER_SITE;
   // "none" is a person's own navigation (typed, bookmarked); same-site still means another origin's page.

@@ -8,6 +8,8 @@ import { mcpServersRouter } from "./routers/mcp-servers";
 import { runsRouter } from "./routers/runs";
 import { secretsRouter } from "./routers/secrets";
 import { toolsRouter } from "./routers/tools";
+import { triggersRouter } from "./routers/triggers";
+import { useFromCodeRouter } from "./routers/use-from-code";
 import { usersRouter } from "./routers/users";
 
 export const appRouter = router({
@@ -19,6 +21,8 @@ export const appRouter = router({
   runs: runsRouter,
   secrets: secretsRouter,
   tools: toolsRouter,
+  triggers: triggersRouter,
+  useFromCode: useFromCodeRouter,
   users: usersRouter,
 });
 
