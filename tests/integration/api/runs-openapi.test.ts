@@ -47,7 +47,7 @@ describe("the document", () => {
 
   it("validates against the OpenAPI 3.1 specification's schema", async () => {
     const validator = new Validator();
-    const checked = await validator.validate(structuredClone(doc) as object);
+    const checked = await validator.validate(structuredClone(doc) as Parameters<Validator["validate"]>[0]);
     expect(checked.errors ?? []).toEqual([]);
     expect(checked.valid).toBe(true);
     expect(validator.version).toBe("3.1");
