@@ -22,8 +22,10 @@ import { ModelSection } from "./model-section";
 import { ModelViewPanel } from "./model-view-panel";
 import { ProblemSummary } from "./problem-summary";
 import { SourcesSection } from "./sources-section";
+import { TriggersSection } from "./triggers-section";
 import { useAgentDraft } from "./use-agent-draft";
 import { useDebounced } from "./use-debounced";
+import { UseFromCode } from "./use-from-code";
 import { VersionsList } from "./versions-list";
 import { withheldOperations } from "./withheld";
 
@@ -143,6 +145,8 @@ export function AgentEditor({ id }: { id: string }) {
               <LimitsSection policy={draft.policy} problems={problems} onChange={(patch) => update((d) => ({ ...d, policy: { ...d.policy, ...patch } }))} />
               <VersionsList id={id} current={state.baseVersion} />
             </div>
+            <UseFromCode agent={{ id, name: agent.name }} />
+            <TriggersSection agentId={id} />
           </div>
         </div>
         <div className="min-h-0 border-l border-zinc-200 bg-zinc-50/50 dark:border-zinc-800 dark:bg-zinc-900/40">
