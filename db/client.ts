@@ -11,6 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { Pool, type PoolClient } from "pg";
 import * as schema from "./schema";
 import { acquireLock } from "./lock";
+import { takeTurns } from "./turns";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DbKind = "pglite" | "postgres";
@@ -120,6 +121,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     await client.waitReady;
     const db = drizzlePglite(client, { schema });
     await migratePglite(db, { migrationsFolder });
+    takeTurns(client);
     let closed = false;
     const opened = client;
     return {

@@ -133,10 +133,14 @@ export async function requireKey(db: Db, request: Pick<Request, "headers">, scop
   if (agentId !== undefined && !mayUseAgent(key, agentId)) {
     throw new KeyRefused(403, "KEY_AGENT", `This API key may not use this agent; ${FROM_SETTINGS} that names it.`);
   }
-  await db
-    .update(apiKeys)
-    .set({ lastUsedAt: now })
-    .where(and(eq(apiKeys.id, row.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now.getTime() - TOUCH_MS)))));
+  // The row just read says whether the update would change anything; skipping it spares a busy key a statement.
+  const stale = new Date(now.getTime() - TOUCH_MS);
+  if (!row.lastUsedAt || row.lastUsedAt < stale) {
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: now })
+      .where(and(eq(apiKeys.id, row.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, stale))));
+  }
   return key;
 }
 

@@ -177,6 +177,34 @@ export class EventLog {
     return rows.map((r) => ({ id: String(r.id), runId: r.runId, type: r.type as RunEventType, data: fromStored(r.data), at: r.at.toISOString() }));
   }
 
+  /**
+   * The run's events from this call on, none read back from the table: for the caller that has just started the run
+   * in this process, before any of its events could be published (appends wait to share an INSERT), so nothing is
+   * missed and its first delta waits on no query. Listening starts at the call, not at the first next(); it ends
+   * when the signal aborts or the reader stops.
+   */
+  live(runId: string, signal: AbortSignal): AsyncGenerator<RunEvent> {
+    const inbox = new Inbox<RunEvent>(signal);
+    const unlisten = this.listen(runId, inbox.push);
+    let stopped = false;
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      unlisten();
+      inbox.close();
+      signal.removeEventListener("abort", stop);
+    };
+    // A reader that never starts still stops listening with the signal.
+    signal.addEventListener("abort", stop, { once: true });
+    return (async function* () {
+      try {
+        for (let next = await inbox.take(); next; next = await inbox.take()) yield next;
+      } finally {
+        stop();
+      }
+    })();
+  }
+
   /** Stored events after `lastEventId`, then live ones, until the signal aborts. */
   async *subscribe(runId: string, lastEventId: string | null | undefined, signal?: AbortSignal): AsyncGenerator<RunEvent> {
     const inbox = new Inbox<RunEvent>(signal);

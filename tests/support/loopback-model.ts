@@ -44,6 +44,8 @@ export type RecordedRequest = {
   /** When the request arrived and when its answer was finished (performance.now()). */
   receivedAt: number;
   answeredAt: number | null;
+  /** When the first piece of the reply's text was written to the socket, for a streamed reply with text. */
+  firstTextAt: number | null;
 };
 
 export type LoopbackModel = {
@@ -192,7 +194,7 @@ export async function startLoopbackModel(options: LoopbackOptions = {}): Promise
     } catch {
       return error(400, "The body is not JSON.");
     }
-    const recorded: RecordedRequest = { raw, body, headers: req.headers, receivedAt: performance.now(), answeredAt: null };
+    const recorded: RecordedRequest = { raw, body, headers: req.headers, receivedAt: performance.now(), answeredAt: null, firstTextAt: null };
     requests.push(recorded);
     if (model.expectKey !== null && req.headers.authorization !== `Bearer ${model.expectKey}`) {
       recorded.answeredAt = performance.now();
@@ -215,13 +217,19 @@ export async function startLoopbackModel(options: LoopbackOptions = {}): Promise
     const withUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
     const lines = chunks(reply, body.model, size, withUsage).map((c) => `data: ${JSON.stringify(c)}\n\n`);
+    // The chunk after the role's is the first piece of text, when the reply has any.
+    const firstText = reply.text ? 1 : -1;
     if (reply.paceMs) {
-      for (const line of lines) {
+      for (const [i, line] of lines.entries()) {
         res.write(line);
+        if (i === firstText) recorded.firstTextAt = performance.now();
         await new Promise((r) => setTimeout(r, reply.paceMs));
       }
       res.end("data: [DONE]\n\n");
-    } else res.end(lines.join("") + "data: [DONE]\n\n");
+    } else {
+      res.end(lines.join("") + "data: [DONE]\n\n");
+      if (firstText > 0) recorded.firstTextAt = performance.now();
+    }
     recorded.answeredAt = performance.now();
   });
   server.on("connection", (socket) => {
