@@ -1,14 +1,17 @@
 // The edge of every route behind an API key (app/api/v1/**): one keyRoute(spec, handler) per route does, in order,
 // the body limit, the key (requireKey: live, in its rate limit, holding the route's scope), the route's params, query
 // and body through its zod schemas, and turns whatever goes wrong into `{ "error": { "code", "message" } }` with the
-// right status (R-api-runs-envelope). Key routes skip the Origin check: another site cannot make a browser attach a
-// key, and a request with the studio's cookie is never taken as a key request. Edit when every key route changes.
+// right status (R-api-runs-envelope). A key request (a bearer key, no studio cookie) passes the Origin check, since
+// another site cannot make a browser attach a key; one carrying the studio's cookie is held to it first (a 403 from
+// another site's page, R-req-origin), and is then never taken as a key request. Edit when every key route changes.
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { getDb } from "@/server/db";
 import { reportUnexpected } from "@/server/error-report";
 import { DomainError, type ErrorKind } from "@/server/errors";
 import { withinBodyLimit } from "@/server/http/body";
+import { crossSiteRefusal } from "@/server/http/origin";
+import { env } from "@/server/env";
 import { inputSentence, issueList, type Issue } from "@/server/input/sentences";
 import { KeyRefused, mayUseAgent, requireKey, type ApiKeyPrincipal, type KeyScope } from "@/server/keys/request";
 
@@ -65,6 +68,15 @@ const NO_STORE = { "cache-control": "no-store" };
 export function apiError(status: number, code: string, message: string, extra: { issues?: Issue[]; errorId?: string; headers?: HeadersInit } = {}): Response {
   const error: ErrorBody["error"] = { code, message, ...(extra.issues ? { issues: extra.issues } : {}), ...(extra.errorId ? { errorId: extra.errorId } : {}) };
   return Response.json({ error } satisfies ErrorBody, { status, headers: { ...NO_STORE, ...Object.fromEntries(new Headers(extra.headers)) } });
+}
+
+/**
+ * The 403 for a state-changing request another site's page sent with the studio's cookie (R-req-origin), else null;
+ * a key request without the cookie is the key's to judge.
+ */
+export function crossSiteAnswer(request: Request): Response | null {
+  const foreign = crossSiteRefusal(request, env().baseUrl);
+  return foreign === null ? null : apiError(403, "CROSS_SITE", foreign);
 }
 
 /** Thrown by a handler to answer an input refusal it found itself, in the same words as the schemas'. */
@@ -153,6 +165,8 @@ export function keyRoute<S extends RouteSpec>(spec: S, handler: (input: KeyReque
   return async (incoming) => {
     let key: ApiKeyPrincipal | null = null;
     try {
+      const foreign = crossSiteAnswer(incoming);
+      if (foreign) return foreign;
       const bounded = await withinBodyLimit(incoming);
       if (bounded.refusal !== null) return apiError(413, "BODY_TOO_LARGE", bounded.refusal);
       const request = bounded.request;

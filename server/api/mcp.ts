@@ -12,7 +12,7 @@ import { reportUnexpected } from "@/server/error-report";
 import { DomainError } from "@/server/errors";
 import { withinBodyLimit } from "@/server/http/body";
 import { KeyRefused, requireKey } from "@/server/keys/request";
-import { apiError, pathParams, requireAgent } from "./edge";
+import { apiError, crossSiteAnswer, pathParams, requireAgent } from "./edge";
 import { agentServer, type RequestFacts } from "./mcp-server";
 import { findSession, openSession } from "./mcp-sessions";
 
@@ -44,6 +44,8 @@ const NO_SESSION =
 export async function mcpAgentEndpoint(incoming: Request): Promise<Response> {
   let keyId: string | null = null;
   try {
+    const foreign = crossSiteAnswer(incoming);
+    if (foreign) return foreign;
     const bounded = await withinBodyLimit(incoming);
     if (bounded.refusal !== null) return apiError(413, "BODY_TOO_LARGE", bounded.refusal);
     const request = bounded.request;
