@@ -6,7 +6,7 @@ export const VIA_LABELS: Record<RunVia, string> = {
   api: "API key",
   mcp: "MCP",
   webhook: "Webhook",
-  schedule: "Schedule",
+  schedule: "Scheduled",
   specialist: "Specialist",
 };
 
