@@ -1,16 +1,16 @@
 // The edge of every route behind an API key (app/api/v1/**): one keyRoute(spec, handler) per route does, in order,
 // the body limit, the key (requireKey: live, in its rate limit, holding the route's scope), the route's params, query
 // and body through its zod schemas, and turns whatever goes wrong into `{ "error": { "code", "message" } }` with the
-// right status (R-api-runs-envelope). A key request (a bearer key, no studio cookie) passes the Origin check, since
-// another site cannot make a browser attach a key; one carrying the studio's cookie is held to it first (a 403 from
-// another site's page, R-req-origin), and is then never taken as a key request. Edit when every key route changes.
+// right status (R-api-runs-envelope). A request without the studio's cookie skips the Origin check, since another
+// site cannot make a browser attach a key; one carrying the cookie is held to it first (a 403 from another site's
+// page, R-req-origin), and is then never taken as a key request. Edit when every key route changes.
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { getDb } from "@/server/db";
 import { reportUnexpected } from "@/server/error-report";
 import { DomainError, type ErrorKind } from "@/server/errors";
 import { withinBodyLimit } from "@/server/http/body";
-import { crossSiteRefusal } from "@/server/http/origin";
+import { carriesSession, crossSiteRefusal } from "@/server/http/origin";
 import { env } from "@/server/env";
 import { inputSentence, issueList, type Issue } from "@/server/input/sentences";
 import { KeyRefused, mayUseAgent, requireKey, type ApiKeyPrincipal, type KeyScope } from "@/server/keys/request";
@@ -71,10 +71,12 @@ export function apiError(status: number, code: string, message: string, extra: {
 }
 
 /**
- * The 403 for a state-changing request another site's page sent with the studio's cookie (R-req-origin), else null;
- * a key request without the cookie is the key's to judge.
+ * The 403 for a request another site's page sent with the studio's cookie (R-req-origin), else null. Without the
+ * cookie a request carries nothing a browser adds by itself, so whatever its origin it is the key's to judge (a 401
+ * without one).
  */
-export function crossSiteAnswer(request: Request): Response | null {
+function crossSiteAnswer(request: Request): Response | null {
+  if (!carriesSession(request.headers)) return null;
   const foreign = crossSiteRefusal(request, env().baseUrl);
   return foreign === null ? null : apiError(403, "CROSS_SITE", foreign);
 }
@@ -158,6 +160,31 @@ function refusedKey(error: KeyRefused): Response {
 }
 
 /**
+ * The opening every request behind a key shares: the Origin check for one carrying the studio's cookie, the body
+ * limit, then the key holding `scope`. A Response is the refusal to send as it is.
+ */
+export async function openKeyRequest(
+  incoming: Request,
+  scope: KeyScope | readonly KeyScope[],
+): Promise<Response | { request: Request; db: Db; key: ApiKeyPrincipal }> {
+  const foreign = crossSiteAnswer(incoming);
+  if (foreign) return foreign;
+  const bounded = await withinBodyLimit(incoming);
+  if (bounded.refusal !== null) return apiError(413, "BODY_TOO_LARGE", bounded.refusal);
+  const db = await getDb();
+  return { request: bounded.request, db, key: await requireKey(db, bounded.request, scope) };
+}
+
+/** The answer to what a key route threw: a refusal in its own words, or an unexpected error by its id only. */
+export function thrownAnswer(error: unknown, where: string): Response {
+  if (error instanceof Invalid) return error.response;
+  if (error instanceof KeyRefused) return refusedKey(error);
+  if (error instanceof DomainError) return apiError(STATUS[error.kind], error.reason, error.message);
+  const { id, sentence } = reportUnexpected(error, where);
+  return apiError(500, "INTERNAL", sentence, { errorId: id });
+}
+
+/**
  * The route handler for `spec`: `handler` gets the key and the checked input and returns a Response, or a value
  * answered as JSON with the spec's success status.
  */
@@ -165,13 +192,10 @@ export function keyRoute<S extends RouteSpec>(spec: S, handler: (input: KeyReque
   return async (incoming) => {
     let key: ApiKeyPrincipal | null = null;
     try {
-      const foreign = crossSiteAnswer(incoming);
-      if (foreign) return foreign;
-      const bounded = await withinBodyLimit(incoming);
-      if (bounded.refusal !== null) return apiError(413, "BODY_TOO_LARGE", bounded.refusal);
-      const request = bounded.request;
-      const db = await getDb();
-      key = await requireKey(db, request, spec.scope);
+      const opened = await openKeyRequest(incoming, spec.scope);
+      if (opened instanceof Response) return opened;
+      const { request, db } = opened;
+      key = opened.key;
       const url = new URL(request.url);
       const params = spec.params ? parse(spec.params, pathParams(spec.path, url.pathname) ?? {}, "params") : undefined;
       const query = spec.query ? parse(spec.query, Object.fromEntries(url.searchParams), "query") : undefined;
@@ -181,12 +205,7 @@ export function keyRoute<S extends RouteSpec>(spec: S, handler: (input: KeyReque
       if (answer instanceof Response) return answer;
       return Response.json(answer, { status: spec.ok.status, headers: NO_STORE });
     } catch (error) {
-      if (error instanceof Invalid) return error.response;
-      if (error instanceof KeyRefused) return refusedKey(error);
-      if (error instanceof DomainError) return apiError(STATUS[error.kind], error.reason, error.message);
-      const where = `API ${spec.method.toUpperCase()} ${spec.path}${key ? ` for key ${key.id}` : ""}`;
-      const { id, sentence } = reportUnexpected(error, where);
-      return apiError(500, "INTERNAL", sentence, { errorId: id });
+      return thrownAnswer(error, `API ${spec.method.toUpperCase()} ${spec.path}${key ? ` for key ${key.id}` : ""}`);
     }
   };
 }

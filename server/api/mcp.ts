@@ -6,13 +6,9 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { agents } from "@/db/schema";
-import { getDb } from "@/server/db";
 import { env } from "@/server/env";
-import { reportUnexpected } from "@/server/error-report";
 import { DomainError } from "@/server/errors";
-import { withinBodyLimit } from "@/server/http/body";
-import { KeyRefused, requireKey } from "@/server/keys/request";
-import { apiError, crossSiteAnswer, pathParams, requireAgent } from "./edge";
+import { apiError, openKeyRequest, pathParams, requireAgent, thrownAnswer } from "./edge";
 import { agentServer, type RequestFacts } from "./mcp-server";
 import { findSession, openSession } from "./mcp-sessions";
 
@@ -32,25 +28,15 @@ async function agentOfPath(db: Db, pathname: string): Promise<{ id: string; name
   return found;
 }
 
-function refused(error: KeyRefused): Response {
-  const headers: Record<string, string> = error.retryAfterSeconds !== undefined ? { "retry-after": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) } : {};
-  if (error.status === 401) headers["www-authenticate"] = 'Bearer realm="quiver"';
-  return apiError(error.status, error.code, error.message, { headers });
-}
-
 const NO_SESSION =
   "This MCP session is not open here: it ended, was idle too long, the studio restarted, or it was opened with another key or for another agent; start a new session (initialize again).";
 
 export async function mcpAgentEndpoint(incoming: Request): Promise<Response> {
   let keyId: string | null = null;
   try {
-    const foreign = crossSiteAnswer(incoming);
-    if (foreign) return foreign;
-    const bounded = await withinBodyLimit(incoming);
-    if (bounded.refusal !== null) return apiError(413, "BODY_TOO_LARGE", bounded.refusal);
-    const request = bounded.request;
-    const db = await getDb();
-    const key = await requireKey(db, request, "run");
+    const keyed = await openKeyRequest(incoming, "run");
+    if (keyed instanceof Response) return keyed;
+    const { request, db, key } = keyed;
     keyId = key.id;
     const agent = await agentOfPath(db, new URL(request.url).pathname);
     requireAgent(key, agent.id);
@@ -69,9 +55,6 @@ export async function mcpAgentEndpoint(incoming: Request): Promise<Response> {
     if (!opened()) await server.close();
     return answer;
   } catch (error) {
-    if (error instanceof KeyRefused) return refused(error);
-    if (error instanceof DomainError) return apiError(error.kind === "NOT_FOUND" ? 404 : 400, error.reason, error.message);
-    const { id, sentence } = reportUnexpected(error, `MCP ${incoming.method} ${new URL(incoming.url).pathname}${keyId ? ` for key ${keyId}` : ""}`);
-    return apiError(500, "INTERNAL", sentence, { errorId: id });
+    return thrownAnswer(error, `MCP ${incoming.method} ${new URL(incoming.url).pathname}${keyId ? ` for key ${keyId}` : ""}`);
   }
 }
