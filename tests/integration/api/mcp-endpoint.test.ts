@@ -203,7 +203,7 @@ describe("an Ask me operation (R-api-mcp-elicit, R-api-mcp-pending)", () => {
     const runId = runOf(result);
     expect(textOf(result)).toMatch(/^Approval is pending: “Write” \(notes__write\)/);
     expect(textOf(result)).toContain(`/runs/${runId}`);
-    expect((await getRun(runId)).status).toBe("waiting");
+    await expect.poll(async () => (await getRun(runId)).status, { timeout: 10_000 }).toBe("waiting");
     const decided = await call(`${s.api.url}/api/v1/runs/${runId}/decisions`, { key: key.value, body: { callId: "call_1", decision: "approve_once" } });
     expect(decided.status).toBe(200);
     expect((await readEvents(`${s.api.url}/api/v1/runs/${runId}/events`, bearer(key.value), () => false, 15_000)).ended).toBe(true);

@@ -260,7 +260,8 @@ describe("ctx.system and ctx.ask from a tree tool", () => {
     expect(question).toMatchObject({ question: "Ship it?", choices: ["yes", "no"] });
     const outer = dataOf(await s.events(runId), "tool_call")[0]!;
     expect(question.callId).toBe(outer.callId);
-    expect((await s.runtime.get(runId)).run.status).toBe("waiting");
+    // The run's row says so a moment after the approval event is out: the event is what a watcher waits on.
+    await expect.poll(async () => (await s.runtime.get(runId)).run.status, { timeout: 10_000 }).toBe("waiting");
     await sleep(1_500);
     await s.runtime.answer(runId, question.callId, "yes", ANN);
     expect((await settled(s, runId)).status).toBe("done");

@@ -204,7 +204,8 @@ describe("permissions", () => {
     const { runId } = await s.runtime.start({ agentId: agent, message: "Go.", user: ANN });
     const asked = await waitForEvent(s.runtime, runId, "approval_requested");
     expect(asked).toMatchObject({ operation: "box__put", args: { key: "c" }, reason: "Needs approval (the agent's default)." });
-    expect((await s.runtime.get(runId)).run.status).toBe("waiting");
+    // The run's row says so a moment after the approval event is out: the event is what a watcher waits on.
+    await expect.poll(async () => (await s.runtime.get(runId)).run.status, { timeout: 10_000 }).toBe("waiting");
     await s.runtime.decide(runId, asked.callId, "once", ANN);
     expect((await settled(s, runId)).status).toBe("done");
     const events = await s.events(runId);
@@ -224,7 +225,8 @@ describe("permissions", () => {
     await waitForEvent(s.runtime, runId, "status", (e) => e.status === "waiting");
     const stored = await s.events(runId);
     expect(stored.map((e) => e.type).slice(-2)).toEqual(["approval_requested", "status"]);
-    expect((await s.runtime.get(runId)).run.status).toBe("waiting");
+    // The run's row says so a moment after the approval event is out: the event is what a watcher waits on.
+    await expect.poll(async () => (await s.runtime.get(runId)).run.status, { timeout: 10_000 }).toBe("waiting");
     await s.runtime.decide(runId, first.callId, "once", ANN);
     const second = await waitForEvent(s.runtime, runId, "approval_requested", (a) => a.callId !== first.callId);
     expect(second.args).toEqual({ key: "2" });
@@ -281,7 +283,8 @@ describe("permissions", () => {
     const { runId } = await s.runtime.start({ agentId: agent, message: "Sort my mail.", user: ANN });
     const question = await waitForEvent(s.runtime, runId, "question_asked");
     expect(question).toMatchObject({ question: "Which inbox?", choices: ["work", "home"] });
-    expect((await s.runtime.get(runId)).run.status).toBe("waiting");
+    // The run's row says so a moment after the approval event is out: the event is what a watcher waits on.
+    await expect.poll(async () => (await s.runtime.get(runId)).run.status, { timeout: 10_000 }).toBe("waiting");
     await s.runtime.answer(runId, question.callId, "work", ANN);
     const next = await waitForEvent(s.runtime, runId, "question_asked", (q) => q.callId !== question.callId);
     await s.runtime.answer(runId, next.callId, null, ANN);

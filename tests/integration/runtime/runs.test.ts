@@ -246,7 +246,8 @@ describe("restarts", () => {
     s.database = await openDatabase({ dataDir: s.dataDir });
     s.runtime = new Runtime({ db: s.database.db, tree: s.tree, dataDir: s.dataDir, modelRetries: 0 });
     expect(await s.runtime.recover()).toEqual({ failed: [], waiting: [runId] });
-    expect((await s.runtime.get(runId)).run.status).toBe("waiting");
+    // The run's row says so a moment after the approval event is out: the event is what a watcher waits on.
+    await expect.poll(async () => (await s.runtime.get(runId)).run.status, { timeout: 10_000 }).toBe("waiting");
 
     await s.runtime.decide(runId, asked.callId, "once", ANN);
     const run = await settled(s, runId);
