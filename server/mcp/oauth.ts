@@ -2,9 +2,10 @@
 // server's consent page, the callback finishes with the code it brings back (R-mcp-oauth-state), and Disconnect
 // forgets the grant. The SDK's auth() does the protocol; this says who may, keeps what is under way, and words
 // every outcome as a sentence for the row.
-import { auth, OAuthError, RegistrationRejectedError } from "@modelcontextprotocol/client";
+import { auth, OAuthClientFlowError, OAuthError, RegistrationRejectedError, SdkError, UnauthorizedError } from "@modelcontextprotocol/client";
 import type { Db } from "@/db/client";
 import { recordAudit } from "@/server/audit/record";
+import { reportUnexpected } from "@/server/error-report";
 import { DomainError } from "@/server/errors";
 import { makeMasker, type Masker } from "@/server/secrets/mask";
 import { referencedNames } from "@/server/secrets/names";
@@ -51,8 +52,11 @@ function stepFailure(error: unknown, row: McpServerRow, mask: Masker): string {
     return mask(`The sign-in server of ${row.name} would not let the studio register itself (it answered ${error.status}): in Edit, give the client id its developer settings show, and its secret if it has one.`);
   }
   if (error instanceof OAuthError) return mask(`The sign-in server of ${row.name} refused: ${error.code}${error.message && error.message !== error.code ? ` (${error.message.slice(0, 200)})` : ""}.`);
-  const message = error instanceof Error ? error.message : String(error);
-  return mask(`Signing in to ${row.name} did not work: ${message.replace(/[.\s]+$/, "").slice(0, 300)}.`);
+  // The SDK's own errors speak of the sign-in; anything else (the database, a bug) is told by its id only.
+  if (error instanceof SdkError || error instanceof OAuthClientFlowError || error instanceof UnauthorizedError) {
+    return mask(`Signing in to ${row.name} did not work: ${error.message.replace(/[.\s]+$/, "").slice(0, 300)}.`);
+  }
+  return reportUnexpected(error, `MCP sign-in to ${row.name}`).sentence;
 }
 
 /**
