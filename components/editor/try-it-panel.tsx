@@ -8,6 +8,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { SecretPicker } from "@/components/secrets/secret-picker";
 import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC, useTRPCClient } from "@/components/trpc/provider";
+import { useStreamedTry } from "@/components/trpc/streamed-try";
 import { Button } from "@/components/ui/button";
 import type { CallResult, CatalogFile } from "@/server/host/protocol";
 import { SchemaFields } from "./schema-fields";
@@ -16,7 +17,6 @@ import { fieldsOf, initialValues, schemaErrors, toArgs, type FormValues } from "
 /** Sent by the code editor when Ctrl/Cmd+Enter is pressed inside it. */
 export const TRY_RUN_EVENT = "quiver:try-run";
 
-type Run = { progress: string[]; result: CallResult | null; durationMs: number | null; error: string | null; running: boolean };
 
 const outcomeLabel: Record<CallResult["outcome"], string> = {
   ok: "Succeeded",
@@ -56,9 +56,8 @@ export function TryItPanel({ path, entry, unsaved }: { path: string; entry: Cata
   const [values, setValues] = useState<FormValues>({});
   const [settings, setSettings] = useState<FormValues>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [run, setRun] = useState<Run | null>(null);
+  const { run, start: follow } = useStreamedTry();
   const [exampleTitle, setExampleTitle] = useState("");
-  const current = useRef<AbortController | null>(null);
   const examples = useQuery(trpc.tools.try.examples.queryOptions({ path }));
   const saveExample = useMutation(
     trpc.tools.try.saveExample.mutationOptions({
@@ -87,30 +86,9 @@ export function TryItPanel({ path, entry, unsaved }: { path: string; entry: Cata
     setSecretPicks({});
   }
 
-  useEffect(() => () => current.current?.abort(), []);
-
   // The call is a POST whose answer streams its events (R-req-acting-post); a new call or leaving the page aborts it.
-  async function start(name: string, args: Record<string, unknown>, settingValues: Record<string, unknown>) {
-    current.current?.abort();
-    const controller = new AbortController();
-    current.current = controller;
-    setRun({ progress: [], result: null, durationMs: null, error: null, running: true });
-    try {
-      const events = await client.tools.try.run.mutate({ name, args, settings: settingValues }, { signal: controller.signal });
-      for await (const event of events) {
-        if (controller.signal.aborted) return;
-        setRun((prev) =>
-          !prev
-            ? prev
-            : event.type === "progress"
-              ? { ...prev, progress: [...prev.progress, event.message] }
-              : { ...prev, result: event.result, durationMs: event.durationMs, running: false },
-        );
-      }
-      if (!controller.signal.aborted) setRun((prev) => prev && { ...prev, running: false });
-    } catch (err) {
-      if (!controller.signal.aborted) setRun((prev) => prev && { ...prev, error: errorSentence(err), running: false });
-    }
+  function start(name: string, args: Record<string, unknown>, settingValues: Record<string, unknown>) {
+    return follow((signal) => client.tools.try.run.mutate({ name, args, settings: settingValues }, { signal }));
   }
 
   function submit() {
@@ -253,7 +231,7 @@ export function TryItPanel({ path, entry, unsaved }: { path: string; entry: Cata
               ))}
             </ul>
           ) : null}
-          {run.error ? <p className="px-3 py-2 text-xs text-red-600">{run.error}</p> : null}
+          {run.error ? <p className="px-3 py-2 text-xs text-red-600">{errorSentence(run.error)}</p> : null}
           {text !== undefined ? (
             <pre data-testid="try-result" className="max-h-80 overflow-auto whitespace-pre-wrap px-3 py-2 font-mono text-xs">
               {text}
