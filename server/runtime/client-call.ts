@@ -30,6 +30,6 @@ export async function driveClientCall(run: Run): Promise<void> {
   }
   // A stop ends it as the loop ends any stopped run; a failed write as any run whose events could not be stored.
   if (run.cancelled) throw new RunStopped("cancelled", run.cancelled.by);
-  if (run.storageError) throw run.storageError;
+  await run.storedSoFar();
   await run.setStatus("done");
 }

@@ -121,6 +121,7 @@ export async function drive(run: Run): Promise<void> {
       });
       run.transcript.push({ kind: "assistant", text: reply.text, calls: prepared.map((p) => ({ callId: p.callId, name: p.name, input: p.args ?? {} })) });
       if (prepared.length === 0) {
+        await run.storedSoFar();
         await run.setStatus("done");
         return;
       }

@@ -143,6 +143,15 @@ export class Run {
     if (!this.abandoned) this.deps.log.ephemeral(this.id, "delta", { text: this.mask(text) });
   }
 
+  /**
+   * Waits for every event emitted so far to be stored, and throws the write that failed, if one did: a run whose
+   * record is incomplete must not end as done (the loop does not wait for each event's write).
+   */
+  async storedSoFar(): Promise<void> {
+    await this.deps.log.flushed();
+    if (this.storageError) throw this.storageError;
+  }
+
   /** The run row's status and an event saying so, in the order they were asked for. */
   setStatus(status: RunStatus, error: string | null = null): Promise<void> {
     this.status = status;
