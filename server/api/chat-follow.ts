@@ -3,6 +3,7 @@
 // bounded by the key (R-api-chat-wait): past the limit the answer ends saying where the run waits, and the run
 // keeps waiting. Streaming and whole answers both read this; edit when a run can end another way.
 import type { EventData, RunEvent } from "@/server/runtime";
+import { paced } from "./run-waits";
 
 export type Usage = { input: number; output: number };
 
@@ -42,8 +43,6 @@ export function waitingSentence(wait: Wait, runId: string, runUrl: string, other
   );
 }
 
-const BEAT = Symbol("beat");
-
 /** Builds the answer's steps from the run's events; ends once, with the run or with the wait limit. */
 export async function* follow(options: FollowOptions): AsyncGenerator<Step> {
   const stop = new AbortController();
@@ -55,11 +54,7 @@ export async function* follow(options: FollowOptions): AsyncGenerator<Step> {
   /** The current message's text streamed so far, and whether an earlier message said anything. */
   let streamed = "";
   let spoke = false;
-  let waitingSince: number | null = null;
-  let waited = 0;
-  let lastBeat = 0;
   let stoppedBy: string | null = null;
-  let timer: NodeJS.Timeout | undefined;
 
   /** A later message's text starts on a new paragraph, so two messages do not run together. */
   const say = (piece: string): Step[] => {
@@ -68,35 +63,24 @@ export async function* follow(options: FollowOptions): AsyncGenerator<Step> {
     streamed += piece;
     return [...out, { kind: "text", text: piece }];
   };
+  const first = (): Wait | undefined => waits.values().next().value;
 
   try {
-    let next = events.next();
-    for (;;) {
-      let got: IteratorResult<RunEvent> | typeof BEAT;
-      if (waitingSince === null) got = await next;
-      else {
-        const now = Date.now();
-        const due = Math.min(lastBeat + options.beatMs, waitingSince + options.waitLimitMs - waited);
-        got = await Promise.race([next, new Promise<typeof BEAT>((resolve) => (timer = setTimeout(() => resolve(BEAT), Math.max(0, due - now))))]);
-        clearTimeout(timer);
+    for await (const got of paced(events, options)) {
+      if (got.kind === "limit") {
+        const wait = first();
+        const message = wait
+          ? waitingSentence(wait, options.runId, options.runUrl, waits.size - 1)
+          : `The run is waiting in the studio at ${options.runUrl}; it keeps waiting, and its reply will be there.`;
+        yield { kind: "end", ending: { reason: "wait-limit", usage, message } };
+        return;
       }
-      if (got === BEAT) {
-        const now = Date.now();
-        const [first] = waits.values();
-        if (waited + now - waitingSince! >= options.waitLimitMs) {
-          const message = first
-            ? waitingSentence(first, options.runId, options.runUrl, waits.size - 1)
-            : `The run is waiting in the studio at ${options.runUrl}; it keeps waiting, and its reply will be there.`;
-          yield { kind: "end", ending: { reason: "wait-limit", usage, message } };
-          return;
-        }
-        lastBeat = now;
-        if (first) yield { kind: "waiting", wait: first };
+      if (got.kind === "beat") {
+        const wait = first();
+        if (wait) yield { kind: "waiting", wait };
         continue;
       }
-      if (got.done) return;
-      next = events.next();
-      const event = got.value;
+      const event = got.event;
       switch (event.type) {
         case "delta":
           yield* say(String((event.data as EventData["delta"]).text ?? ""));
@@ -131,15 +115,8 @@ export async function* follow(options: FollowOptions): AsyncGenerator<Step> {
           break;
         case "status": {
           const { status, error } = event.data as EventData["status"];
-          if (status === "waiting") {
-            if (waitingSince === null) waitingSince = Date.now();
-            lastBeat = Date.now();
-            const [first] = waits.values();
-            if (first) yield { kind: "waiting", wait: first };
-          } else if (waitingSince !== null) {
-            waited += Date.now() - waitingSince;
-            waitingSince = null;
-          }
+          const wait = first();
+          if (status === "waiting" && wait) yield { kind: "waiting", wait };
           if (status === "done") {
             yield { kind: "end", ending: { reason: "done", usage } };
             return;
@@ -157,7 +134,6 @@ export async function* follow(options: FollowOptions): AsyncGenerator<Step> {
       }
     }
   } finally {
-    clearTimeout(timer);
     options.signal.removeEventListener("abort", onAbort);
     stop.abort();
     await events.return(undefined);

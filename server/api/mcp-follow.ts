@@ -4,6 +4,7 @@
 // counted over every wait, past which the answer says where the run waits (R-api-mcp-pending). Edit when a run can
 // end another way or wait on something new.
 import type { EventData, Runtime, RunEvent, Who } from "@/server/runtime";
+import { paced } from "./run-waits";
 
 /** What the run waits on: an approval of a call, or an answer to a question. */
 export type Wait =
@@ -37,8 +38,6 @@ export type FollowOptions = {
   beatMs: number;
   signal: AbortSignal;
 };
-
-const TICK = Symbol("tick");
 
 function waitOf(event: RunEvent): Wait | null {
   if (event.type === "approval_requested") {
@@ -74,35 +73,18 @@ export async function followRun(options: FollowOptions): Promise<Followed> {
   options.signal.addEventListener("abort", onAbort);
   const events = await options.runtime.subscribe(options.runId, null, stop.signal);
   const waits = new Map<string, { wait: Wait; asking: AbortController | null }>();
-  let waitingSince: number | null = null;
-  let waited = 0;
-  let lastBeat = 0;
   let reply = "";
   let stoppedBy: string | null = null;
-  let timer: NodeJS.Timeout | undefined;
   const first = () => waits.values().next().value?.wait ?? null;
 
   try {
-    let next = events.next();
-    for (;;) {
-      let got: IteratorResult<RunEvent> | typeof TICK;
-      if (waitingSince === null) got = await next;
-      else {
-        const due = Math.min(lastBeat + options.beatMs, waitingSince + options.waitLimitMs - waited);
-        got = await Promise.race([next, new Promise<typeof TICK>((resolve) => (timer = setTimeout(() => resolve(TICK), Math.max(0, due - Date.now()))))]);
-        clearTimeout(timer);
-      }
-      if (got === TICK) {
-        const now = Date.now();
-        if (waited + now - waitingSince! >= options.waitLimitMs) return { kind: "pending", wait: first() };
-        lastBeat = now;
+    for await (const got of paced(events, options)) {
+      if (got.kind === "limit") return { kind: "pending", wait: first() };
+      if (got.kind === "beat") {
         options.onWait?.(first());
         continue;
       }
-      // The client went away: nobody reads an answer now, and the run goes on.
-      if (got.done) return { kind: "ended", status: "failed", message: "The client stopped waiting for this call." };
-      next = events.next();
-      const event = got.value;
+      const event = got.event;
       const wait = waitOf(event);
       if (wait) {
         const asking = options.asker ? new AbortController() : null;
@@ -130,14 +112,7 @@ export async function followRun(options: FollowOptions): Promise<Followed> {
           break;
         case "status": {
           const { status, error } = event.data as EventData["status"];
-          if (status === "waiting") {
-            if (waitingSince === null) waitingSince = Date.now();
-            lastBeat = Date.now();
-            options.onWait?.(first());
-          } else if (waitingSince !== null) {
-            waited += Date.now() - waitingSince;
-            waitingSince = null;
-          }
+          if (status === "waiting") options.onWait?.(first());
           if (status === "done") {
             if (options.callId === null) return { kind: "reply", text: reply };
             return { kind: "ended", status: "failed", message: "The run ended without answering the call; its trace in the studio says why." };
@@ -148,8 +123,9 @@ export async function followRun(options: FollowOptions): Promise<Followed> {
         }
       }
     }
+    // The client went away: nobody reads an answer now, and the run goes on.
+    return { kind: "ended", status: "failed", message: "The client stopped waiting for this call." };
   } finally {
-    clearTimeout(timer);
     for (const { asking } of waits.values()) asking?.abort();
     options.signal.removeEventListener("abort", onAbort);
     stop.abort();
