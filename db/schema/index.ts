@@ -9,3 +9,4 @@ export * from "./runs";
 export * from "./mcp";
 export * from "./keys";
 export * from "./triggers";
+export * from "./queue";
