@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from ._io import IOHandler
 from ._under import Entry, list_under, open_under
 
 __all__ = [
-    "Ask", "Call", "CallFailed", "Context", "Entry", "Image", "Refused", "Root", "Secret",
-    "TransientError", "list_under", "note_tool_failure", "note_tool_refusal", "open_under", "tool",
+    "Ask", "Call", "CallFailed", "Context", "Entry", "IOHandler", "Image", "Refused", "Root",
+    "Secret", "TransientError", "list_under", "note_tool_failure", "note_tool_refusal", "open_under", "tool",
 ]
 
 
@@ -190,6 +191,12 @@ class Context:
         return answer if isinstance(answer, str) else None
 
     @property
+    def io(self) -> IOHandler:
+        """The person's decisions on the call's card: ask, plan, shell and
+        write approvals (docs/rules.md, R-tool-io-*)."""
+        return IOHandler(lambda: self._call().studio)
+
+    @property
     def system(self) -> "_System":
         """The studio's built-in sources, called back through the studio under
         the agent's permissions: ctx.system.filesystem.read_file(path="a.txt")."""
@@ -252,3 +259,7 @@ def note_tool_failure(reason: str) -> None:
     if witness is not None:
         witness.outcome = "failed"
         witness.reason = str(reason)
+
+
+# Last: the class shape builds on Context and Image above (docs/rules.md, Tool classes).
+from ._tool import Operation, Tool, ToolContext, ToolResult  # noqa: E402

@@ -256,9 +256,9 @@ class Calls:
                        witness=witness)
 
     def _studio_for(self, control: Control, token: Any) -> Callable[[str, dict], Any]:
-        """How this call asks the studio (ctx.ask, ctx.system): its bound waits meanwhile."""
+        """How this call asks the studio (ctx.ask, ctx.io, ctx.system): its bound waits meanwhile."""
         def reach(method: str, params: dict) -> Any:
-            what = "ctx.ask" if method == "quiver/ask" else "ctx.system"
+            what = {"quiver/ask": "ctx.ask", "quiver/io": "ctx.io"}.get(method, "ctx.system")
             if not isinstance(token, str):
                 raise LookupError(f"{what} works only in a run of an agent in the studio; this "
                                   "call was made without one (quiver call, the editor's Try "
