@@ -1,7 +1,8 @@
 // The name a model called, matched to one of the run's operations (R-loop-name-repair):
 // an exact name always wins; a name is repaired only when it differs by formatting (case, separators, the known
-// prefixes) and exactly one operation matches; anything else is never dispatched, and the model is told the
-// closest names and the tools it has. Spelling similarity only ever suggests. Pure.
+// prefixes) and exactly one operation matches; anything else is never dispatched. The model is told the operations a
+// name shares with others (R-alias-several), else the closest names and the tools it has. Spelling similarity only
+// ever suggests. Pure.
 import { closest, suggestion } from "@/server/agents/closest";
 
 export type NameMatch =
@@ -30,9 +31,14 @@ export function nameKey(name: string): string {
     .replace(/^_+|_+$/g, "");
 }
 
-function only(name: string, candidates: readonly string[]): string | null {
+/** The candidates `name` matches once formatting is set aside. */
+function matching(name: string, candidates: readonly string[]): string[] {
   const key = nameKey(name);
-  const found = candidates.filter((candidate) => nameKey(candidate) === key);
+  return key === "" ? [] : candidates.filter((candidate) => nameKey(candidate) === key);
+}
+
+function only(name: string, candidates: readonly string[]): string | null {
+  const found = matching(name, candidates);
   return found.length === 1 ? found[0]! : null;
 }
 
@@ -44,6 +50,8 @@ export function matchName(called: string, offered: readonly string[], withheld: 
   if (repaired) return { kind: "offered", name: repaired, repaired: true };
   const other = only(called, withheld);
   if (other) return { kind: "withheld", name: other };
+  const several = matching(called, offered);
+  if (several.length > 1) return { kind: "unknown", message: severalNames(called, several) };
   return { kind: "unknown", message: unknownName(called, offered) };
 }
 
@@ -56,6 +64,15 @@ export function unknownName(called: string, offered: readonly string[]): string 
   return (
     `There is no tool named “${called}”, so nothing ran.${suggestion(near)} ` +
     `Call one of your tools by its exact name: ${listNames(offered)}.`
+  );
+}
+
+/** R-alias-several: a name two or more tools share once formatting is set aside is not guessed between. */
+export function severalNames(called: string, matches: readonly string[]): string {
+  const named = matches.length === 2 ? `${matches[0]} and ${matches[1]}` : `${matches.slice(0, -1).join(", ")} and ${matches.at(-1)}`;
+  return (
+    `“${called}” matches ${matches.length} of your tools once case and separators are set aside: ${named}, ` +
+    `so nothing ran. Call the one you mean by its exact name.`
   );
 }
 

@@ -237,11 +237,11 @@ describe("name repair", () => {
     expect(log()).toEqual([]);
   });
 
-  it("never dispatches a name that two operations match once formatting is set aside", async () => {
+  it("R-alias-several: never dispatches a name that two operations match once formatting is set aside, and names both", async () => {
     s.model.reply(call("Box-Read-File", { path: "x" }), text("done"));
     const result = await onlyResult(await s.run(box));
     expect(result).toMatchObject({ outcome: "refused", attempts: 0 });
-    expect(result.text).toMatch(/Did you mean box__read_file(, | or )box__readFile/);
+    expect(result.text).toBe("“Box-Read-File” matches 2 of your tools once case and separators are set aside: box__read_file and box__readFile, so nothing ran. Call the one you mean by its exact name.");
   });
 });
 
