@@ -123,10 +123,13 @@ class CheckGate:
     def allows(self, check: Callable[[], object]) -> bool:
         return self.why_not(check) is None
 
-    def why_not(self, check: Callable[[], object]) -> str | None:
+    def why_not(self, check: Callable[[], object], max_age: float | None = None) -> str | None:
+        """`max_age`: how old an answer the asker accepts, never above TTL (a
+        run asks each turn with the age it was configured with)."""
         now = time.monotonic()
         cached = self._answers.get(check)
-        if cached and now - cached[0] < self.TTL:
+        age = self.TTL if max_age is None else min(max(max_age, 0.0), self.TTL)
+        if cached and now - cached[0] < age:
             return cached[1]
         finished = run_bounded(lambda: bool(check()), self.SECONDS, name="quiver-check")
         if finished.done and finished.error is None:

@@ -42,6 +42,8 @@ class Op:
             entry["behaviour"] = {key: b[key] for key in (
                 "concurrent", "capabilities", "interactive", "arg_timeout", "max_timeout",
                 "voice", "expressions")}
+            # A run asks quiver/offered each turn about these (R-check-turn).
+            entry["behaviour"]["checked"] = self.check is not None
         return entry
 
     def listing(self) -> dict:

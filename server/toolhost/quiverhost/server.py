@@ -1,7 +1,8 @@
 """The MCP methods of the tool host over one tree: initialize, ping,
 tools/list, tools/call, progress and list_changed notifications, and Quiver's
-own quiver/catalog, quiver/preview, quiver/check_secret and quiver/hook; and
-the requests a call sends back to the studio (ctx.system, ctx.ask).
+own quiver/catalog, quiver/preview, quiver/check_secret, quiver/hook and
+quiver/offered; and the requests a call sends back to the studio (ctx.system,
+ctx.ask).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .errors import exception_text
 from .hooks import Hooks
 from .loader import Tree
 from .memory import Memory
+from .offered import held
 from .protocol import INVALID_PARAMS, METHOD_NOT_FOUND, NO_REPLY, Connection, Reply, RpcError
 from .masking import masker
 
@@ -51,6 +53,7 @@ class Host:
             "tools/list": self.list_tools, "tools/call": self.call_tool,
             "quiver/catalog": self.catalog, "quiver/preview": self.preview,
             "quiver/check_secret": self.check_secret, "quiver/hook": self.hook,
+            "quiver/offered": self.offered,
         }
 
     def serve(self) -> None:
@@ -133,6 +136,10 @@ class Host:
         # The studio's catalog answers as tools/list does (R-module-check).
         return {"files": self.tree.catalog.entries(detail=params.get("detail") is True,
                                                    gate=self.gate)}
+
+    def offered(self, params: dict, _reply: Reply) -> dict:
+        self.refresh()
+        return held(self.tree.catalog, self.gate, params)
 
     def preview(self, params: dict, _reply: Reply) -> dict:
         path, source = params.get("path"), params.get("source")
