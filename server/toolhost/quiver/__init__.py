@@ -20,6 +20,7 @@ from ._under import Entry, list_under, open_under
 __all__ = [
     "Ask", "Call", "CallFailed", "Context", "Entry", "IOHandler", "Image", "Refused", "Root",
     "Secret", "TransientError", "list_under", "note_tool_failure", "note_tool_refusal", "open_under", "tool",
+    "Operation", "Tool", "ToolContext", "ToolResult",
 ]
 
 
