@@ -1,5 +1,6 @@
 // A tree's dependencies, installed by `run.py deps` into the tree's site folder (stamped, budgeted and logged by
-// the host, R-host-deps); the host started afterwards gets that folder with --site. Edit when the deps step changes.
+// the host, R-host-deps) from the files at the root of the checkout, the tree folder's parent (R-deps-root); the
+// host started afterwards gets that folder with --site. Edit when the deps step changes.
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { z } from "zod";
@@ -12,6 +13,14 @@ const summarySchema = z.object({
   log: z.string(),
   seconds: z.number(),
   error: z.string().nullable().default(null),
+  /** The folder the dependency files were read from: the tree folder's parent. */
+  root: z.string(),
+  /** The dependency files found there, in the order they install. */
+  files: z.array(z.string()).default([]),
+  /** Dependency files' names inside the tree folder (`tools/requirements.txt`): never read, to be moved. */
+  misplaced: z.array(z.string()).default([]),
+  /** The sentence saying to move them, when there are any. */
+  note: z.string().nullable().default(null),
 });
 
 export type DepsSummary = z.infer<typeof summarySchema>;
@@ -22,6 +31,11 @@ export type DepsOptions = HostOptions & {
   /** Extra arguments for pip, e.g. ["--no-index", "--find-links", dir]. */
   pipArgs?: string[];
 };
+
+/** The checkout root the dependency files sit in: beside the tree folder, as hooks/ is (R-deps-root). */
+export function depsRoot(tree: string): string {
+  return path.dirname(path.resolve(tree));
+}
 
 /** The paths the deps step writes for a tree: the site folder the host adds to sys.path, and the readable log. */
 export function depsPaths(workDir: string) {
@@ -37,7 +51,9 @@ export async function installDeps(treeDir: string, options: DepsOptions = {}): P
   // "=" keeps argparse from reading a pip option such as --no-index as one of run.py's own.
   for (const arg of options.pipArgs ?? []) args.push(`--pip-arg=${arg}`);
   const base = { command: python, args, cwd: workDir, env: hostEnv(workDir) };
-  const { spec } = await confine(base, { treeDir: tree, workDir, dataDir }, options.sandbox ?? true);
+  // The root is bound read-only like a program folder: the host's private /tmp would hide a checkout under /tmp.
+  const paths = { treeDir: tree, workDir, dataDir, programDirs: [depsRoot(tree)] };
+  const { spec } = await confine(base, paths, options.sandbox ?? true);
   const started = Date.now();
   return new Promise((resolve) => {
     const run = execFile(
@@ -59,6 +75,10 @@ export async function installDeps(treeDir: string, options: DepsOptions = {}): P
         resolve({
           status: "failed",
           log,
+          root: depsRoot(tree),
+          files: [],
+          misplaced: [],
+          note: null,
           seconds: (Date.now() - started) / 1000,
           error: `The dependency step answered no summary (${said}); read ${log}, fix what it says, and install again.`,
         });

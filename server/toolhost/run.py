@@ -132,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--site", help="folder of installed dependencies (from `deps`)")
     run.set_defaults(func=serve)
     install = commands.add_parser("deps", help="install the tree's dependencies")
-    install.add_argument("--tree", required=True)
+    install.add_argument("--tree", required=True,
+                         help="the folder of tool files; the dependency files are read from its parent")
     install.add_argument("--site", required=True)
     install.add_argument("--log", required=True)
     install.add_argument("--budget", type=float, default=240.0)

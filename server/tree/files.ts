@@ -53,7 +53,7 @@ export async function readFile(tree: string, name: string): Promise<FileVersion>
   }
 }
 
-async function currentVersion(file: string): Promise<{ source: string; hash: string } | null> {
+export async function currentVersion(file: string): Promise<{ source: string; hash: string } | null> {
   try {
     const source = await fs.readFile(file, "utf8");
     return { source, hash: hashSource(source) };
@@ -67,7 +67,7 @@ async function currentVersion(file: string): Promise<{ source: string; hash: str
  * Writes `source` to a temp file and moves it into place: readers see the old text or the new, never half.
  * `replace: false` (a new file) uses link, which fails rather than replace a file that appeared meanwhile.
  */
-async function writeAtomic(file: string, source: string, held: StillHeld, replace = true): Promise<void> {
+export async function writeAtomic(file: string, source: string, held: StillHeld, replace = true): Promise<void> {
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.tmp`);
   const handle = await fs.open(temp, "wx");
   try {

@@ -1,14 +1,14 @@
 // Publish: check the whole tree in a fresh interpreter, then commit its files as one version to the studio's
 // repository. Refused, with the first error of each failing file, while any file has one (R-tree-publish).
 // Edit when what a publish records or checks changes.
+import { statSync } from "node:fs";
 import fs from "node:fs/promises";
+import path from "node:path";
 import { HostClient } from "@/server/host/client";
 import { hostCommand } from "@/server/host/command";
 import { DomainError } from "@/server/errors";
 import { STUDIO_IDENTITY, ensureRepo, git, headCommit, repoFor, type Identity, type Repo } from "./git";
-
-/** R-host-deps: the tree's dependencies are these files at its root, and nowhere else. */
-export const DEPENDENCY_FILES = ["requirements.txt", "pyproject.toml", "setup.sh"];
+import { DEPENDENCY_FILES, isDependencyFile } from "./project-names";
 
 export type TreeProblem = { path: string; line: number | null; message: string };
 
@@ -30,13 +30,17 @@ export type PublishOptions = {
   python?: string;
 };
 
-/** What a version holds: the top-level tool and helper files and the dependency files; no subfolder, no cache. */
+/**
+ * What a version holds: the top-level tool and helper files, and the dependency files of the checkout's root beside
+ * the tree folder (R-deps-root), under their own names (a tool file's name ends in .py, theirs never do); no
+ * subfolder, no cache, and no `tools/requirements.txt`, which is not a dependency file.
+ */
 export async function publishableFiles(tree: string): Promise<string[]> {
   const entries = await fs.readdir(tree, { withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile() && ((entry.name.endsWith(".py") && !entry.name.startsWith(".")) || DEPENDENCY_FILES.includes(entry.name)))
-    .map((entry) => entry.name)
-    .sort();
+  const own = entries.filter((entry) => entry.isFile() && entry.name.endsWith(".py") && !entry.name.startsWith(".")).map((entry) => entry.name);
+  const root = path.dirname(path.resolve(tree));
+  const deps = DEPENDENCY_FILES.filter((name) => statSync(path.join(root, name), { throwIfNoEntry: false })?.isFile());
+  return [...own, ...deps].sort();
 }
 
 /**
@@ -66,7 +70,14 @@ export async function checkTree(tree: string, options: { dataDir: string; python
 /** Put exactly `files` in the index and answer the tree object they make: how two states are compared cheaply. */
 async function stage(repo: Repo, files: string[]): Promise<string> {
   await git(repo, ["read-tree", "--empty"]);
-  if (files.length > 0) await git(repo, ["update-index", "--add", "--", ...files]);
+  const own = files.filter((file) => !isDependencyFile(file));
+  if (own.length > 0) await git(repo, ["update-index", "--add", "--", ...own]);
+  // The root's files sit outside the work tree: stored by content, under their own names.
+  const root = path.dirname(repo.workTree);
+  for (const file of files.filter(isDependencyFile)) {
+    const blob = (await git(repo, ["hash-object", "-w", "--no-filters", "--", path.join(root, file)])).stdout.trim();
+    await git(repo, ["update-index", "--add", "--cacheinfo", `100644,${blob},${file}`]);
+  }
   return (await git(repo, ["write-tree"])).stdout.trim();
 }
 

@@ -119,8 +119,9 @@ describe("publish", () => {
     expect(error.details?.errors).toEqual([{ path: "clock.py", line: 3, message: expect.stringMatching(/^ImportError: cannot import name 'NOON'/) }]);
   }, 60_000);
 
-  it("commits the top-level tool files and dependency files, and nothing under a subfolder", async () => {
-    const { tree, dataDir, gitDir } = setup("good", { "clock.py": CLOCK, "notes.py": NOTES_V1, "requirements.txt": "\n" });
+  it("R-deps-root: commits the top-level tool files and the root's dependency files, and nothing under a subfolder", async () => {
+    const { tree, dataDir, gitDir } = setup("good/tools", { "clock.py": CLOCK, "notes.py": NOTES_V1, "requirements.txt": "not read\n" });
+    writeFileSync(path.join(path.dirname(tree), "requirements.txt"), "\n");
     mkdirSync(path.join(tree, "__pycache__"));
     writeFileSync(path.join(tree, "__pycache__", "clock.cpython-311.pyc"), "x");
     mkdirSync(path.join(tree, "sub"));
@@ -135,6 +136,7 @@ describe("publish", () => {
 
     expect(gitOut(gitDir, "rev-parse", "HEAD")).toBe(published.commit);
     expect(gitOut(gitDir, "ls-tree", "--name-only", "HEAD").split("\n")).toEqual(["clock.py", "notes.py", "requirements.txt"]);
+    expect(gitOut(gitDir, "show", "HEAD:requirements.txt")).toBe("");
     expect(gitOut(gitDir, "log", "-1", "--format=%an <%ae>|%s")).toBe("Quiver <quiver@localhost>|First version");
     expect(gitOut(gitDir, "config", "--bool", "core.bare")).toBe("true");
   }, 60_000);

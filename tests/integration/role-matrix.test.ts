@@ -97,6 +97,12 @@ const matrix: Record<string, Needs> = {
   "tools.history.publish": "developer",
   "tools.history.versions": "builder",
   "tools.history.compare": "developer",
+  "tools.project.list": "builder",
+  "tools.project.read": "developer",
+  "tools.project.save": "developer",
+  "tools.project.status": "builder",
+  "tools.project.log": "developer",
+  "tools.project.install": "developer",
 };
 
 const callers: { who: string; role: Role | null }[] = [

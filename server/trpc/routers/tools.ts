@@ -10,6 +10,7 @@ import { builderProcedure, developerProcedure, router } from "../init";
 import { text } from "../text";
 import { toolFilesRouter } from "./tool-files";
 import { toolHistoryRouter } from "./tool-history";
+import { toolProjectRouter } from "./tool-project";
 import { toolTryRouter } from "./tool-try";
 
 const filePath = text().min(1).max(200);
@@ -33,5 +34,6 @@ export const toolsRouter = router({
 
   file: toolFilesRouter,
   history: toolHistoryRouter,
+  project: toolProjectRouter,
   try: toolTryRouter,
 });
