@@ -176,6 +176,8 @@ class Calls:
                 value = op.func(arguments, ctx)
             elif op.style == "method":
                 value = getattr(self._instance(derived, session, ctx), op.attr)(**kwargs)
+            elif op.style == "tool":  # a Tool class: its input model, call() (tool_class_run.py)
+                value = op.func(kwargs, settings, ctx)
             else:
                 value = op.func(**kwargs)
             if inspect.isawaitable(value):
@@ -198,12 +200,12 @@ class Calls:
                        else "transient" if isinstance(error, TransientError) else "failed")
             text = (memory_error_text(op.name, error) if isinstance(error, MemoryError)
                     else exception_text(error))
-            return _answer([_text(text)], outcome, started, secrets)
+            return _answer([_text(text)], outcome, started, secrets, self.workdir)
         try:
             content = content_of(value, op.name)
         except NotJson as exc:
             return _answer([_text(f"TypeError: {exc}")], "failed", started, secrets)
-        return _answer(content, witness.outcome or "ok", started, secrets)
+        return _answer(content, witness.outcome or "ok", started, secrets, self.workdir)
 
     def _arguments(self, op: Op, derived: Derived, arguments: Any, settings: Any,
                    ctx: Context | None) -> dict:
@@ -319,7 +321,7 @@ def _bound(op: Op, arguments: Any, meta: dict) -> float | None:
 def _takes_context(op: Op, derived: Derived) -> bool:
     """Whether the call hands the tool a Context; most do not, and building one
     (a uuid, closures) is a good part of a no-op call's time."""
-    if op.style == "execute" or (op.style == "method" and derived.init_takes_ctx):
+    if op.style in ("execute", "tool") or (op.style == "method" and derived.init_takes_ctx):
         return True
     return op.signature is not None and any(p.role == "context" for p in op.signature.params)
 
@@ -337,14 +339,14 @@ def _text(text: str) -> dict:
 
 
 def _answer(content: list[dict], outcome: str, started: float,
-            secrets: list[str] | tuple = ()) -> dict:
+            secrets: list[str] | tuple = (), workdir: str | None = None) -> dict:
     meta: dict[str, Any] = {"quiver/outcome": outcome,
                             "quiver/duration_ms": round((time.monotonic() - started) * 1000)}
     # Every form of every secret, before a long text is written to its file (R-secret-mask).
     mask = masker(secrets) if secrets else None
     for item in content:
         if item["type"] == "text":
-            item["text"], kept = cut_long(mask(item["text"]) if mask else item["text"])
+            item["text"], kept = cut_long(mask(item["text"]) if mask else item["text"], workdir)
             if kept and "quiver/truncated" not in meta:
                 meta["quiver/truncated"] = kept
     return {"content": content, "isError": outcome != "ok", "_meta": meta}

@@ -116,17 +116,20 @@ class ResultTests(TreeCase):
         self.assertEqual(self.text(self.call("t__echo", {"text": "still here"})), "still here")
 
     def test_long_text_is_cut_and_kept_whole_in_a_file(self):
+        workdir = self.folder()
+        self.host = self.calls({"t.py": TOOLS}, workdir)
         result = self.call("t__long", {"n": 30_000})
         text = self.text(result)
         kept = result["_meta"]["quiver/truncated"]
-        self.addCleanup(os.unlink, kept)
+        self.assertEqual(os.path.dirname(kept), str(workdir / ".results"))
         self.assertRegex(kept, r"/tool-[0-9a-f-]{36}\.txt$")
         with open(kept, encoding="utf-8") as whole:
             self.assertEqual(len(whole.read()), 30_000)
         self.assertTrue(text.startswith("a" * 4000))
         self.assertFalse(text.startswith("a" * 4001))
         self.assertTrue(text.endswith("z" * 1000))
-        self.assertIn(kept, text)
+        self.assertIn(f"The whole of it is in .results/{os.path.basename(kept)} (in the tool host's "
+                      "working folder)", text)
         self.assertIn("30,000 characters", text)
         self.assertLess(len(text), 5400)
 

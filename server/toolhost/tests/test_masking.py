@@ -133,10 +133,9 @@ TOKEN = 'tok_"live"/9f8é+z'
 
 class KeptFileTests(TreeCase):
     def test_a_cut_result_keeps_no_form_of_the_secret_in_its_file_or_its_text(self):
-        calls = self.calls({"leaks.py": LEAKS})
+        calls = self.calls({"leaks.py": LEAKS}, self.folder())
         result = calls.call("leaks__dump", {}, {"quiver/settings": {"token": TOKEN}})
         kept = result["_meta"]["quiver/truncated"]
-        self.addCleanup(os.unlink, kept)
         with open(kept, encoding="utf-8") as file:
             whole = file.read()
         self.assertEqual(whole.count(MASK), 14)

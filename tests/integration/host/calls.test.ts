@@ -137,11 +137,11 @@ describe("a tree served by the tool host", () => {
   it("cuts a string over 20,000 characters to its head and tail and keeps it whole in a file", async () => {
     const result = await host.call("basics__long", { size: 30_000 });
     const text = resultText(result);
-    expect(result.truncated).toMatch(/^\/tmp\/tool-.*\.txt$/);
+    // R-cut-kept: in .results/ of the host's work folder, which the studio reads too.
+    expect(result.truncated).toMatch(/\/work\/[0-9a-f]{16}\/\.results\/tool-[0-9a-f-]{36}\.txt$/);
     expect(text.startsWith("abcdefghij")).toBe(true);
-    expect(text).toContain(result.truncated!);
+    expect(text).toContain(`.results/${path.basename(result.truncated!)} (in the tool host's working folder)`);
     expect(text.length).toBeLessThan(6_000);
-    // Unsandboxed, the host's /tmp is this machine's: the kept file is readable here.
     expect(existsSync(result.truncated!)).toBe(true);
     expect(readFileSync(result.truncated!, "utf8")).toHaveLength(30_000);
     rmSync(result.truncated!);

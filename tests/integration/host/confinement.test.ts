@@ -129,11 +129,11 @@ describe("the sandbox", () => {
     expect(existsSync(path.join(tree, "made.txt"))).toBe(true);
   });
 
-  it.skipIf(!hasBwrap)("gives the host its own /tmp: a cut result's kept file is read through a call, not from outside", async () => {
+  it.skipIf(!hasBwrap)("R-cut-kept: keeps a cut result's file in the host's work folder, which the studio reads, not in its own /tmp", async () => {
     const host = hostFor(tree, { sandbox: true, dataDir: space.dataDir });
     const cut = await host.call("probe__long", {});
-    expect(cut.truncated).toMatch(/^\/tmp\/tool-/);
-    expect(existsSync(cut.truncated!)).toBe(false);
+    expect(cut.truncated).toMatch(/\/work\/[0-9a-f]{16}\/\.results\/tool-[0-9a-f-]{36}\.txt$/);
+    expect(existsSync(cut.truncated!)).toBe(true);
     const kept = await host.call("probe__read", { file: cut.truncated! });
     expect(kept.truncated).not.toBeNull(); // 25,000 characters again: cut again, so compare the head
     expect(resultText(kept).startsWith("x".repeat(4000))).toBe(true);
