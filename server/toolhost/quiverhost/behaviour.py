@@ -70,6 +70,7 @@ OPTION_CHECKS: dict[str, Callable[[Any], str | None]] = {
 MODULE_CHECKS: dict[str, Callable[[Any], str | None]] = {
     "ARG_TIMEOUT": _flag, "MAX_TIMEOUT": _seconds, "INTERACTIVE": _flag, "ANNOUNCE": _text,
     "HEARTBEAT": _lines, "COMPLETE": _text, "FAIL": _text, "EXPRESSIONS": _faces,
+    "BUILT_IN": _flag,
 }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import inspect
 
 from . import behaviour
+from .built_in import never_run, provider_tool
 from .entries import Derived, Op, humanize
 from .schema import not_json
 from .sourcemap import SourceMap
@@ -24,7 +25,13 @@ def derive_module_style(derived: Derived, namespace: dict, where: SourceMap,
     schema_line = where.name_line("SCHEMA")
     execute = namespace.get("execute")
     line = where.def_line(execute) if callable(execute) else schema_line
-    if execute is None:
+    built_in = defaults.get("BUILT_IN") is True
+    if built_in:
+        # The provider runs it: execute() may be absent, and is never called (R-builtin-provider).
+        tool, problem = provider_tool(schema)
+        if problem:
+            derived.errors.append((schema_line, problem))
+    elif execute is None:
         derived.errors.append((schema_line, "SCHEMA is here but execute is missing; write "
                                             "`async def execute(args, ctx)` returning a string"))
     elif not inspect.iscoroutinefunction(inspect.unwrap(execute)):
@@ -55,6 +62,9 @@ def derive_module_style(derived: Derived, namespace: dict, where: SourceMap,
     resolved, problems = behaviour.resolve(defaults, {}, "execute()", line)
     derived.errors += problems
     resolved.pop("title")
+    if built_in and tool:
+        resolved["built_in"] = tool
+        execute = never_run(name, tool)
     check = namespace.get("check")
     if check is not None and not callable(check):
         derived.errors.append((where.name_line("check"), "check must be a function taking no "

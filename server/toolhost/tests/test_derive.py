@@ -50,7 +50,7 @@ class CatalogShapeTests(TreeCase):
         entry = self.entry(FUNCTIONS, "notes.py", detail=True)
         self.assertEqual(set(entry["tools"][0]["behaviour"]),
                          {"concurrent", "capabilities", "interactive", "arg_timeout", "max_timeout",
-                          "voice", "expressions"})
+                          "voice", "expressions", "checked"})
         self.assertEqual(entry["detail"]["module"], "notes")
 
     def test_title_is_the_file_constant_and_description_the_first_docstring_line(self):
