@@ -17,6 +17,7 @@ from .modules import derive_module_style
 from .settings import derive_settings
 from .signature import read_signature
 from .sourcemap import SourceMap
+from .tool_class import derive_tool_classes, tool_classes
 
 NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 SCOPES = ("call", "run")
@@ -59,6 +60,10 @@ def derive_file(path: str, module: ModuleType | None, source: bytes | str | None
 
 
 def _derive_tree_file(derived: Derived, namespace: dict, where: SourceMap, defaults: dict) -> None:
+    tools, lookalikes = tool_classes(namespace, derived.module.__name__)
+    if tools or lookalikes:  # R-tool-class-shape
+        derive_tool_classes(derived, namespace, where, defaults, tools, lookalikes)
+        return
     settings, problems = derive_settings(namespace, where.name_line, where.field_line)
     derived.settings = settings
     derived.errors += problems

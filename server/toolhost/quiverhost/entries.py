@@ -44,6 +44,10 @@ class Op:
                 "voice", "expressions")}
             # A run asks quiver/offered each turn about these (R-check-turn).
             entry["behaviour"]["checked"] = self.check is not None
+            if "built_in" in b:  # the provider's own tool, never run here (R-builtin-provider)
+                entry["behaviour"]["built_in"] = b["built_in"]
+            # A Tool class's: where it runs, and which answers it gives per call (R-tool-class-per-call).
+            entry["behaviour"].update({k: b[k] for k in ("runtime", "per_call") if k in b})
         return entry
 
     def listing(self) -> dict:
@@ -79,6 +83,9 @@ class Derived:
     scope: str = "call"
     cls: type | None = None
     init_takes_ctx: bool = False
+    # A Tool-class file's check_secret(field, value) and credential_help (R-tool-class-secrets).
+    secret_check: Callable | None = None
+    credential_help: str | None = None
 
     @property
     def stem(self) -> str:
@@ -98,9 +105,10 @@ class Derived:
             namespace = vars(self.module) if self.module else {}
             entry["detail"] = {
                 "module": self.stem, "scope": self.scope,
-                "check_secret": callable(namespace.get("check_secret")),
-                "credential_help": namespace.get("CREDENTIAL_HELP")
-                if isinstance(namespace.get("CREDENTIAL_HELP"), str) else None,
+                "check_secret": self.secret_check is not None
+                or callable(namespace.get("check_secret")),
+                "credential_help": self.credential_help or (namespace.get("CREDENTIAL_HELP")
+                if isinstance(namespace.get("CREDENTIAL_HELP"), str) else None),
             }
         return entry
 

@@ -25,6 +25,7 @@ from .hooks import Hooks
 from .loader import Tree
 from .memory import Memory
 from .offered import held
+from .tool_class_run import call_behaviour
 from .protocol import INVALID_PARAMS, METHOD_NOT_FOUND, NO_REPLY, Connection, Reply, RpcError
 from .masking import masker
 
@@ -33,7 +34,7 @@ FILE_NAME = re.compile(r"^[^/\\]+\.py$")
 CHECK_SECRET_SECONDS = 10.0
 # Requests that run user code, or wait on it: the thread that reads one passes
 # reading on to another and answers it itself (turns.py).
-THREADED = {"tools/call", "quiver/preview", "quiver/check_secret", "quiver/hook"}
+THREADED = {"tools/call", "quiver/preview", "quiver/check_secret", "quiver/hook", "quiver/behaviour"}
 
 
 class Host:
@@ -53,7 +54,7 @@ class Host:
             "tools/list": self.list_tools, "tools/call": self.call_tool,
             "quiver/catalog": self.catalog, "quiver/preview": self.preview,
             "quiver/check_secret": self.check_secret, "quiver/hook": self.hook,
-            "quiver/offered": self.offered,
+            "quiver/offered": self.offered, "quiver/behaviour": self.behaviour,
         }
 
     def serve(self) -> None:
@@ -166,7 +167,7 @@ class Host:
         if field not in secrets:
             raise RpcError(INVALID_PARAMS, f"{path} has no Secret setting `{field}`; its secret "
                                            f"settings are: {', '.join(secrets) or 'none'}")
-        check = vars(derived.module).get("check_secret")
+        check = derived.secret_check or vars(derived.module).get("check_secret")
         if not callable(check):
             return {"ok": True, "message": None}
         finished = run_bounded(lambda: check(field, Secret(value)), CHECK_SECRET_SECONDS,
@@ -184,6 +185,11 @@ class Host:
 
     def hook(self, params: dict, _reply: Reply) -> dict:
         return self.hooks.answer(params)
+
+    def behaviour(self, params: dict, _reply: Reply) -> dict:
+        """A Tool class's own answers for one call (R-tool-class-per-call)."""
+        self.refresh()
+        return call_behaviour(self.tree.catalog, params)
 
 
 def _no_progress(text: str) -> None:
