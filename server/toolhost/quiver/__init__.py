@@ -194,7 +194,7 @@ class Context:
     @property
     def io(self) -> IOHandler:
         """The person's decisions on the call's card: ask, plan, shell and
-        write approvals (docs/rules.md, R-tool-io-*)."""
+        write approvals (docs/rules.md, "Asking the person from a tool")."""
         return IOHandler(lambda: self._call().studio)
 
     @property

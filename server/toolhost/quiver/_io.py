@@ -1,6 +1,6 @@
 """ctx.io: the decisions a tool asks of the person running the agent, each an
 approval card on the call's card in the studio (docs/rules.md, "Asking the
-person from a tool", R-tool-io-*).
+person from a tool").
 
 Each method works from a plain `def` tool (it blocks and returns the answer)
 and from an `async def` one (inside a running event loop it returns an

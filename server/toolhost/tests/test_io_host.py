@@ -1,6 +1,6 @@
 """ctx.io through the tool host as the studio meets it: a quiver/io request on
 the call's behalf, the call's bound stopped while the person decides, from a
-plain def and from an async def alike (docs/rules.md, R-tool-io-*)."""
+plain def and from an async def alike (R-tool-io-clock, R-tool-io-both-ways)."""
 
 import time
 
