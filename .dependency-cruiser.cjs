@@ -41,6 +41,7 @@ const SHARED = [
   "^server/auth/roles\\.ts$",
   "^server/secrets/names\\.ts$",
   "^server/tree/names\\.ts$",
+  "^server/tree/project-names\\.ts$",
   "^server/tree/schema-diff\\.ts$",
   "^server/agents/permissions\\.ts$",
 ];

@@ -15,9 +15,10 @@ process.env.QUIVER_E2E_PORT ??= execFileSync(process.execPath, [
   "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
 ]).toString();
 process.env.QUIVER_E2E_DATA ??= fs.mkdtempSync(path.join(os.tmpdir(), "quiver-e2e-"));
-// The tests edit the tree: they get a copy of the studio's own, never the checkout's files.
+// The tests edit the tree: they get a copy of the studio's own, never the checkout's files. The copy is a tools/
+// inside a folder of its own, which stands for the checkout's root (requirements.txt, hooks/ beside the tree).
 if (!process.env.QUIVER_E2E_TOOLS) {
-  const copy = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-e2e-tools-"));
+  const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "quiver-e2e-checkout-")), "tools");
   fs.cpSync("tools", copy, { recursive: true, filter: (src) => !src.includes("__pycache__") });
   process.env.QUIVER_E2E_TOOLS = copy;
 }

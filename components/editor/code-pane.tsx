@@ -6,6 +6,7 @@ import type { editor } from "monaco-editor";
 import type { Buffer } from "./buffers";
 import { ConflictView } from "./conflict-view";
 import type { Monaco } from "./monaco-setup";
+import { isProjectFile, projectLanguage } from "@/server/tree/project-names";
 
 const OPTIONS = { fontSize: 13, minimap: { enabled: false }, scrollBeyondLastLine: false, tabSize: 4, automaticLayout: true };
 
@@ -52,7 +53,7 @@ export function CodePane({
       <Editor
         path={path}
         defaultValue={buffer.source}
-        language="python"
+        language={isProjectFile(path) ? projectLanguage(path) : "python"}
         keepCurrentModel
         options={OPTIONS}
         onMount={onMount}

@@ -21,8 +21,11 @@ export function EditorToolbar({
   onDelete,
   onPublish,
   onSave,
+  fixedName = false,
 }: {
   path: string;
+  /** A project file beside the tree keeps its name: no Rename, no Delete. */
+  fixedName?: boolean;
   buffer: Buffer | undefined;
   /** The newest edits are on the server as a draft, so a reload keeps them. */
   draftKept: boolean;
@@ -44,12 +47,16 @@ export function EditorToolbar({
           </span>
         ) : null}
         <div className="ml-auto flex gap-1">
-          <Button variant="ghost" size="sm" onClick={onRename} disabled={!buffer}>
-            <Pencil aria-hidden className="h-3.5 w-3.5" /> Rename
-          </Button>
-          <Button variant="ghost" size="sm" onClick={onDelete} disabled={!buffer}>
-            <Trash2 aria-hidden className="h-3.5 w-3.5" /> Delete
-          </Button>
+          {fixedName ? null : (
+            <>
+              <Button variant="ghost" size="sm" onClick={onRename} disabled={!buffer}>
+                <Pencil aria-hidden className="h-3.5 w-3.5" /> Rename
+              </Button>
+              <Button variant="ghost" size="sm" onClick={onDelete} disabled={!buffer}>
+                <Trash2 aria-hidden className="h-3.5 w-3.5" /> Delete
+              </Button>
+            </>
+          )}
           <Button variant="secondary" size="sm" onClick={onPublish}>
             <Upload aria-hidden className="h-3.5 w-3.5" /> Publish
           </Button>

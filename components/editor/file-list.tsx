@@ -1,6 +1,7 @@
 "use client";
 // The tree's files beside the editor: the open one marked, a red dot on files with problems.
 import { FilePlus2 } from "lucide-react";
+import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 
 export type ListedFile = { path: string; problems: number; unsaved: boolean };
@@ -10,8 +11,11 @@ export function FileList({
   active,
   onOpen,
   onNew,
+  children,
 }: {
   files: ListedFile[];
+  /** What sits under the tree's files (the Project files group). */
+  children?: ReactNode;
   active: string;
   onOpen: (path: string) => void;
   onNew: () => void;
@@ -50,6 +54,7 @@ export function FileList({
           </li>
         ))}
       </ul>
+      {children}
     </nav>
   );
 }

@@ -5,8 +5,12 @@
 import { useQuery } from "@tanstack/react-query";
 import type { editor } from "monaco-editor";
 import { useRef, useState } from "react";
+import { DepsPanel } from "@/components/tools/deps-status";
+import { HookPanel } from "@/components/tools/hook-panel";
 import { NewFileDialog } from "@/components/tools/new-file-dialog";
+import { ProjectFilesList } from "@/components/tools/project-files-list";
 import { useTRPC } from "@/components/trpc/provider";
+import { isDependencyFile, isProjectFile, PROJECT_FILES } from "@/server/tree/project-names";
 import { isDirty } from "./buffers";
 import { CodePane } from "./code-pane";
 import { EditorTabs } from "./editor-tabs";
@@ -53,6 +57,9 @@ export function ToolEditor({ initialPath }: { initialPath: string }) {
     };
   });
   const shown = buffer?.preview.shown ?? null;
+  // A project file beside the tree (R-deps-edit) keeps its name and has no tools: its own panel instead of the preview.
+  const project = isProjectFile(active);
+  const unsavedProject = new Set(PROJECT_FILES.filter((name) => buffers.byPath[name] && isDirty(buffers.byPath[name])));
   const openDialog = (which: "rename" | "delete") => {
     actions.clearError();
     setDialog(which);
@@ -60,12 +67,15 @@ export function ToolEditor({ initialPath }: { initialPath: string }) {
 
   return (
     <div className="flex h-screen min-h-0">
-      <FileList files={listed} active={active} onOpen={(path) => void open(path)} onNew={() => setDialog("new")} />
+      <FileList files={listed} active={active} onOpen={(path) => void open(path)} onNew={() => setDialog("new")}>
+        <ProjectFilesList active={active} unsaved={unsavedProject} onOpen={(path) => void open(path)} />
+      </FileList>
       <div className="flex min-w-0 flex-1 flex-col">
         <EditorToolbar
           path={active}
           buffer={buffer}
           draftKept={!drafts.unkept.has(active)}
+          fixedName={project}
           onRename={() => openDialog("rename")}
           onDelete={() => openDialog("delete")}
           onPublish={() => setDialog("publish")}
@@ -108,13 +118,19 @@ export function ToolEditor({ initialPath }: { initialPath: string }) {
           }}
         />
       </div>
-      <FilePanels path={active} shown={shown} stale={buffer?.preview.stale ?? false} pending={preview.pending} unsaved={buffer ? isDirty(buffer) : false} />
+      {project ? (
+        <aside aria-label="About this file" className="flex w-[26rem] shrink-0 flex-col border-l border-zinc-200 dark:border-zinc-800">
+          {isDependencyFile(active) ? <DepsPanel /> : <HookPanel />}
+        </aside>
+      ) : (
+        <FilePanels path={active} shown={shown} stale={buffer?.preview.stale ?? false} pending={preview.pending} unsaved={buffer ? isDirty(buffer) : false} />
+      )}
       <NewFileDialog open={dialog === "new"} onOpenChange={(o) => setDialog(o ? "new" : null)} onCreated={(path) => void open(path)} />
       <PublishDialog open={dialog === "publish"} onOpenChange={(o) => setDialog(o ? "publish" : null)} />
       <QuickOpen
         open={dialog === "open"}
         onOpenChange={(o) => setDialog(o ? "open" : null)}
-        files={listed.map((f) => f.path)}
+        files={[...listed.map((f) => f.path), ...PROJECT_FILES]}
         onPick={(path) => void open(path)}
       />
       {buffer ? (

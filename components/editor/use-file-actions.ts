@@ -7,6 +7,7 @@ import { useRouter } from "next/navigation";
 import { useCallback, useState } from "react";
 import { errorSentence, refusalOf } from "@/components/trpc/errors";
 import { useTRPC, useTRPCClient } from "@/components/trpc/provider";
+import { isProjectFile } from "@/server/tree/project-names";
 import type { Version } from "./buffers";
 import { replaceText } from "./models";
 import type { Monaco } from "./monaco-setup";
@@ -51,13 +52,18 @@ export function useFileActions({
       dispatch({ type: "saving", path });
       drafts.cancel(path);
       try {
-        const saved = await client.tools.file.save.mutate({ path, source: body, baseHash: baseHash ?? current.base.hash });
+        const input = { source: body, baseHash: baseHash ?? current.base.hash };
+        const saved = isProjectFile(path)
+          ? await client.tools.project.save.mutate({ path, ...input })
+          : await client.tools.file.save.mutate({ path, ...input });
         if (text !== undefined) {
           replaceText(monaco, path, text);
           dispatch({ type: "edited", path, source: text });
         }
         dispatch({ type: "saved", path, version: { source: saved.source, hash: saved.hash } });
         await queryClient.invalidateQueries({ queryKey: trpc.tools.files.queryKey() });
+        // A saved dependency file starts an install: the status and the log follow it.
+        if (isProjectFile(path)) await queryClient.invalidateQueries({ queryKey: trpc.tools.project.pathKey() });
       } catch (err) {
         const theirs = conflictOf(err);
         if (theirs) dispatch({ type: "conflict", path, current: theirs });

@@ -5,6 +5,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from "react";
 import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
+import { isProjectFile } from "@/server/tree/project-names";
 import { buffersReducer, noBuffers, type Buffers } from "./buffers";
 import { disposeModel, moveModel } from "./models";
 import type { Monaco } from "./monaco-setup";
@@ -29,7 +30,11 @@ export function useOpenFiles(initialPath: string, monaco: Monaco | null) {
   const load = useCallback(
     (path: string): Promise<void> => {
       if (latest.current.byPath[path]) return Promise.resolve();
-      return queryClient.fetchQuery({ ...trpc.tools.read.queryOptions({ path }), staleTime: 0 }).then(
+      // A project file beside the tree (R-deps-edit) is read by its own procedure; the names never collide.
+      const read = isProjectFile(path)
+        ? queryClient.fetchQuery({ ...trpc.tools.project.read.queryOptions({ path }), staleTime: 0 })
+        : queryClient.fetchQuery({ ...trpc.tools.read.queryOptions({ path }), staleTime: 0 });
+      return read.then(
         ({ file, draft }) =>
           dispatch({ type: "opened", path, file, draft: draft && { ...draft, updatedAt: new Date(draft.updatedAt) } }),
         (err: Error) => setOpenError(errorSentence(err)),

@@ -3,6 +3,7 @@
 // of order, and only the newest request's is shown.
 import { useCallback, useEffect, useRef, useState, type Dispatch } from "react";
 import { useTRPCClient } from "@/components/trpc/provider";
+import { isProjectFile } from "@/server/tree/project-names";
 import type { BufferAction } from "./buffers";
 import { LatestOnly } from "./latest-only";
 
@@ -15,7 +16,8 @@ export function usePreview(path: string, source: string | undefined, dispatch: D
   const [pending, setPending] = useState(false);
 
   useEffect(() => {
-    if (source === undefined) return;
+    // A project file (requirements.txt, the hook) offers no tools: nothing to preview.
+    if (source === undefined || isProjectFile(path)) return;
     const timer = setTimeout(() => {
       let latest = requests.current.get(path);
       if (!latest) requests.current.set(path, (latest = new LatestOnly()));

@@ -10,9 +10,10 @@ import { SearchBox } from "@/components/ui/search-box";
 import { Table, TableBody, TableCell, TableEmpty, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { useTRPC } from "@/components/trpc/provider";
+import { DepsStatusLine } from "./deps-status";
 import { NewFileDialog } from "./new-file-dialog";
 
-const kindLabels = { functions: "Functions", class: "Class", module: "Module", helper: "Helper" } as const;
+const kindLabels = { functions: "Functions", class: "Class", module: "Module", helper: "Helper", tool_class: "Tool classes" } as const;
 
 export function TreeTable({ canEdit }: { canEdit: boolean }) {
   const trpc = useTRPC();
@@ -120,6 +121,13 @@ export function TreeTable({ canEdit }: { canEdit: boolean }) {
           <span className="inline-flex items-center gap-1 text-amber-700 dark:text-amber-500">
             <ShieldAlert aria-hidden className="h-3.5 w-3.5" /> {data.host.reason ?? "Tool host not sandboxed"}
           </span>
+        )}
+        {canEdit ? (
+          <Link href="/tools/requirements.txt" className="hover:text-accent hover:underline" title="Open the project files">
+            <DepsStatusLine />
+          </Link>
+        ) : (
+          <DepsStatusLine />
         )}
         {data.host.lastReplacement ? (
           <span title={data.host.replacedAt ?? undefined}>Tool host replaced: {data.host.lastReplacement}</span>

@@ -1,4 +1,5 @@
-// /tools/<file>: the editor for one file of the tool tree (other files open beside it as tabs).
+// /tools/<file>: the editor for one file of the tool tree (other files open beside it as tabs), or for one of the
+// project files beside it (requirements.txt, pyproject.toml, setup.sh, hooks/tools.py).
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ToolEditorLoader } from "@/components/editor/tool-editor-loader";
@@ -6,6 +7,7 @@ import { Forbidden } from "@/components/frame/forbidden";
 import { pageUser } from "@/server/auth/guard";
 import { hasRole } from "@/server/auth/roles";
 import { fileNameProblem } from "@/server/tree/names";
+import { isProjectFile } from "@/server/tree/project-names";
 
 type Props = { params: Promise<{ file: string }> };
 
@@ -15,7 +17,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function ToolFilePage({ params }: Props) {
   const file = decodeURIComponent((await params).file);
-  if (fileNameProblem(file)) notFound();
+  // A tool file, or one of the project files beside the tree (R-deps-edit); any other name is no page.
+  if (fileNameProblem(file) && !isProjectFile(file)) notFound();
   const user = await pageUser(`/tools/${encodeURIComponent(file)}`);
   if (!hasRole(user, "developer")) return <Forbidden needs="developer" what="Editing tool files" />;
   return <ToolEditorLoader initialPath={file} />;
