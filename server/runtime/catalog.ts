@@ -1,7 +1,8 @@
 // The run's catalog, read ONCE when the run starts (R-loop-catalog-once: a changed signature reaches the model on
 // the next run): the exact tool list the model is offered (server/agents/model-view.ts), and per offered operation what the
 // loop needs to call it (its entry, behaviour, voice lines). It is kept in the run's first event, so a run resumed
-// after a restart uses the same list rather than reading the catalog again.
+// after a restart uses the same list rather than reading the catalog again. An operation its module's check() gates
+// is in it even when held back at the start: whether it is offered is decided each turn (offer.ts, R-check-turn).
 import type { AgentDeclaration } from "@/server/agents/declaration";
 import { mcpServersIn } from "@/server/agents/entries";
 import { modelTool, resolveAgent, type ModelTool } from "@/server/agents/model-view";
@@ -11,6 +12,8 @@ import { listSources, type Source } from "@/server/catalog/sources";
 import { withSpecialists } from "@/server/agents/specialists";
 import type { Db } from "@/db/client";
 import type { CatalogFile } from "@/server/host";
+import type { LanguageModelV4ProviderTool } from "@ai-sdk/provider";
+import { providerTool, providerToolOf, type ProviderToolSpec } from "./provider-tools";
 
 export type Voice = { announce: string; heartbeat: string[]; complete: string; fail: string };
 
@@ -39,6 +42,15 @@ export type RunOperation = {
   arg_timeout: boolean;
   max_timeout: number;
   voice: Voice | null;
+  /**
+   * Present when its module's check() decides, each turn, whether it is offered (R-check-turn): the description the
+   * model reads when it is. Absent in runs from before check() gated turns.
+   */
+  gate?: { description: string };
+  /** A Tool class's operation: the tool host answers per call whether it is concurrent and destructive (R-tool-class-per-call). */
+  per_call?: boolean;
+  /** A module's BUILT_IN tool, handed to the model's provider as its own and never run here (R-builtin-provider). */
+  provider?: LanguageModelV4ProviderTool;
 };
 
 export type RunCatalog = {
@@ -51,9 +63,9 @@ export type RunCatalog = {
   problems: string[];
 };
 
-type Extra = Pick<RunOperation, "interactive" | "arg_timeout" | "max_timeout" | "voice">;
+type Extra = Pick<RunOperation, "interactive" | "arg_timeout" | "max_timeout" | "voice" | "per_call"> & { checked: boolean; builtIn: ProviderToolSpec | null };
 
-const NO_EXTRA: Extra = { interactive: false, arg_timeout: false, max_timeout: 600, voice: null };
+const NO_EXTRA: Extra = { interactive: false, arg_timeout: false, max_timeout: 600, voice: null, checked: false, builtIn: null };
 
 function voiceOf(value: unknown): Voice | null {
   if (!value || typeof value !== "object") return null;
@@ -78,6 +90,9 @@ function extrasOf(files: CatalogFile[]): Map<string, Extra> {
         arg_timeout: b.arg_timeout === true,
         max_timeout: typeof b.max_timeout === "number" ? b.max_timeout : 600,
         voice: voiceOf(b.voice),
+        ...(Array.isArray(b.per_call) ? { per_call: true } : {}),
+        checked: b.checked === true,
+        builtIn: providerToolOf(b.built_in),
       });
     }
   }
@@ -104,17 +119,42 @@ function lowered(own: number | null, limit: number | undefined): number | null {
   return limit === undefined || own === null ? (own ?? limit ?? null) : Math.min(own, limit);
 }
 
+/**
+ * A tree file held back only by its check() is resolved as if offered, so its operations are in the run and can be
+ * offered on a later turn (R-check-turn); `held` keeps why, by entry, for the run's problems.
+ */
+function heldByCheck(sources: Source[]): { sources: Source[]; held: Map<string, string> } {
+  const held = new Map<string, string>();
+  const resolvable = sources.map((s) => {
+    if (s.kind !== "tree" || s.offered || s.errors.length > 0 || !s.unavailable) return s;
+    held.set(s.entry, s.unavailable);
+    return { ...s, offered: true, unavailable: null };
+  });
+  return { sources: resolvable, held };
+}
+
 /** The run's catalog for this declaration against these sources. */
-export function runCatalog(declaration: AgentDeclaration, sources: Source[], extras: Map<string, Extra>, treeError: string | null = null): RunCatalog {
+export function runCatalog(declaration: AgentDeclaration, listed: Source[], extras: Map<string, Extra>, treeError: string | null = null): RunCatalog {
   const entries = declaration.tools.map((t) => t.entry);
+  const { sources, held } = heldByCheck(listed);
   const { resolved, refused, problems: viewProblems } = resolveAgent(declaration.tools, sources);
+  const heldProblems: string[] = [];
   const tools: ModelTool[] = [];
   const operations: RunOperation[] = [];
   resolved.forEach((r, entry) => {
     if (!r || refused.has(entry)) return;
+    const why = held.get(r.source.entry);
+    if (why) heldProblems.push(`tools[${entry}] (${entries[entry]}): ${r.source.entry} offers nothing right now: ${why}; it is offered from the first turn its check() answers True.`);
     for (const op of r.operations) {
-      tools.push(modelTool(op));
       const kind = r.source.kind;
+      const { checked, builtIn, ...extra } = kind === "tree" ? (extras.get(op.name) ?? NO_EXTRA) : NO_EXTRA;
+      const provider = builtIn ? providerTool(declaration.model.provider, op.name, builtIn) : undefined;
+      if (typeof provider === "string") {
+        heldProblems.push(`tools[${entry}] (${entries[entry]}): ${provider}`);
+        continue;
+      }
+      // The provider's own tool goes to the model as the provider defines it, not as a function (loop.ts).
+      if (!(checked && why) && !provider) tools.push(modelTool(op));
       const interactive = r.source.entry === "system:ask_user";
       const mcp = r.source.mcp?.tools[op.name];
       operations.push({
@@ -130,14 +170,16 @@ export function runCatalog(declaration: AgentDeclaration, sources: Source[], ext
         concurrent: op.concurrent,
         timeout: mcp || kind === "agent" ? lowered(op.timeout, declaration.tools[entry]!.timeouts?.[mcp?.operation ?? op.name]) : op.timeout,
         replay: op.replay,
-        ...(kind === "tree" ? (extras.get(op.name) ?? NO_EXTRA) : { ...NO_EXTRA, interactive }),
+        ...(kind === "tree" ? extra : { ...extra, interactive }),
         ...(mcp ? { mcp: { server: r.source.entry, tool: mcp.tool, operation: mcp.operation, nullMeansOmitted: mcp.nullMeansOmitted } } : {}),
+        ...(checked ? { gate: { description: op.description } } : {}),
+        ...(provider ? { provider } : {}),
       });
     }
   });
   const offered = new Set(operations.map((op) => op.name));
   const withheld = [...new Set(sources.flatMap((s) => s.operations.map((op) => op.name)))].filter((name) => !offered.has(name));
-  const problems = viewProblems.map((p) => `tools[${p.index}] (${entries[p.index]}): ${p.message}`);
+  const problems = [...viewProblems.map((p) => `tools[${p.index}] (${entries[p.index]}): ${p.message}`), ...heldProblems];
   if (treeError) problems.unshift(treeError);
   return { tools, operations, withheld, problems };
 }

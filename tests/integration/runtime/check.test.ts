@@ -64,7 +64,8 @@ describe("a module whose check() answers False", () => {
     expect(offeredTools(s.model.requests.at(-1)!)).toEqual(["box__echo"]);
     const started = dataOf(await s.events(runId), "run_started")[0]!;
     expect(started.tools.map((t) => t.name)).toEqual(["box__echo"]);
-    expect(started.operations.map((op) => op.name)).toEqual(["box__echo"]);
+    // Kept in the run, so a later turn can offer it once check() says yes (R-check-turn).
+    expect(started.operations.map((op) => op.name)).toEqual(["box__echo", "gated"]);
     expect(started.problems.join(" ")).toContain("check() answered False");
   });
 });
