@@ -2,12 +2,15 @@
 // called through the one pipeline (server/calls/) with its entry's settings and the run's secrets, under the run's
 // stop. What is the run's own is here: which target each kind of operation is, and what a stopped run's calls
 // answer. The answer is an outcome (ok, refused, failed, transient, timeout), text and any images.
-import { agentTarget, callOperation, mcpTarget, SettingsUnavailable, systemTarget, treeTarget, type CallTarget } from "@/server/calls";
+import { agentTarget, callOperation, mcpTarget, SettingsUnavailable, systemTarget, treeTarget, type CallTarget, type SourceCall } from "@/server/calls";
 import { mcpPool } from "@/server/mcp/pool";
 import type { CallResult, StudioRequest } from "@/server/host";
 import type { RunOperation } from "./catalog";
 import type { Run } from "./run";
 import { systemContext } from "./context";
+import type { SourceAnswer, SourceRequest } from "@/server/system/compute/modules";
+import type { SystemContext } from "@/server/system";
+import { codeSources } from "./source-requests";
 import { askSpecialist } from "./specialists";
 import type { Image, Outcome } from "./shapes";
 
@@ -24,7 +27,15 @@ type AttemptOptions = {
   onProgress: (message: string) => void;
   /** A tree tool's requests to the studio while it runs (ctx.system, ctx.ask). */
   onStudioRequest?: (request: StudioRequest) => Promise<Record<string, unknown>>;
+  /** A compute_exec program's calls of the run's sources (R-code-import). */
+  onSourceRequest?: (request: SourceRequest) => Promise<SourceAnswer>;
 };
+
+/** compute_exec's context gains the run's sources; the call's bound stops while one of them runs (R-code-clock). */
+function withSources(run: Run, context: SystemContext, call: SourceCall, options: AttemptOptions): SystemContext {
+  const ask = options.onSourceRequest;
+  return ask ? { ...context, sources: codeSources(run, (request) => call.waiting(() => ask(request))) } : context;
+}
 
 /** The call target of each kind of operation a run can offer; a new kind of source adds one line. */
 const TARGETS: { [K in RunOperation["kind"]]: (run: Run, op: RunOperation, callId: string, options: AttemptOptions) => CallTarget } = {
@@ -32,7 +43,7 @@ const TARGETS: { [K in RunOperation["kind"]]: (run: Run, op: RunOperation, callI
     treeTarget(run.host, op.name, { timeoutS: run.declaration.policy.timeout_s, session: run.id, onStudioRequest: options.onStudioRequest }),
   system: (run, op, callId, options) =>
     systemTarget(op.source.slice("system:".length), op.name, (call) =>
-      systemContext(run, op, { callId, settings: call.settings, signal: call.signal, resumed: options.resumed, progress: call.progress }),
+      withSources(run, systemContext(run, op, { callId, settings: call.settings, signal: call.signal, resumed: options.resumed, progress: call.progress }), call, options),
     ),
   mcp: (run, op) =>
     mcpTarget(run.deps.mcp ?? mcpPool(), run.deps.db, op.mcp!.server, op.mcp!.tool, op.name, {

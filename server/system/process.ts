@@ -1,6 +1,7 @@
 // One command run for a handler (run_bash, compute_exec): inside bubblewrap the way the tool host is (host/command.ts's
 // confine), in its own process group so a timeout, a cancel or its own exit kills all of it, its output capped.
 import { spawn } from "node:child_process";
+import type { Duplex } from "node:stream";
 import { childBaseEnv } from "@/server/env";
 import { confine, type SpawnSpec } from "@/server/host/command";
 import { probeSandbox, type SandboxPaths } from "@/server/host/sandbox";
@@ -33,6 +34,8 @@ export type RunOptions = {
   signal: AbortSignal;
   /** Written to stdin, which is then closed; stdin is /dev/null without it. */
   input?: string;
+  /** Given the child's fd 3, a line both ways (compute_exec's calls back to the studio, R-code-import). */
+  channel?: (stream: Duplex) => void;
 };
 
 /** Bytes kept from the start and the end of a stream, with how many were dropped between. */
@@ -86,8 +89,13 @@ export async function runCommand(options: RunOptions): Promise<Finished> {
       env: spec.env as NodeJS.ProcessEnv,
       // Its own process group (and, unsandboxed, its own session): one kill reaches everything it started.
       detached: true,
-      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe", ...(options.channel ? (["pipe"] as const) : [])],
     });
+    const channel = options.channel ? (child.stdio[3] as Duplex | null) : null;
+    if (channel) {
+      channel.on("error", () => undefined);
+      options.channel!(channel);
+    }
     let stopped: Finished["stopped"] = null;
     let settled = false;
     const stop = (why: "timeout" | "aborted") => {
@@ -104,6 +112,7 @@ export async function runCommand(options: RunOptions): Promise<Finished> {
       options.signal.removeEventListener("abort", onAbort);
       child.stdout?.destroy();
       child.stderr?.destroy();
+      channel?.destroy();
       const text = error ? `${output.text()}${error.message}` : output.text();
       resolve({ code, output: text, stopped, sandboxed, reason });
     };

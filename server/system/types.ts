@@ -3,6 +3,7 @@
 import type { Db } from "@/db/client";
 import type { JsonSchema, Operation } from "@/server/operations/operation";
 import type { Image, Outcome } from "@/server/host/protocol";
+import type { CodeSources } from "./compute/modules";
 
 /** What one call answers the model: text always, an error whenever the outcome is not "ok" (R-result-outcome). */
 export type SystemResult = { text: string; outcome: Outcome; images?: Image[] };
@@ -20,8 +21,11 @@ export type SystemContext = {
   signal: AbortSignal;
   /** One progress line for the run's stream (R-loop-progress). */
   progress(text: string): void;
-  /** Put a question to the person running the agent; null when nobody answered (or nobody can be asked). */
-  ask(question: string, choices: string[]): Promise<string | null>;
+  /**
+   * Put a question to the person running the agent; null when nobody answered (or nobody can be asked). `withinMs`:
+   * how long to wait before answering null (R-ask-hour); no limit without it.
+   */
+  ask(question: string, choices: string[], withinMs?: number): Promise<string | null>;
   /** The run's plan, which the runtime keeps and streams. */
   todos: { get(): Promise<Todo[]>; set(todos: Todo[]): Promise<void> };
   db: Db;
@@ -35,6 +39,8 @@ export type SystemContext = {
   tree: { dir: string; files: Record<string, string[] | null> };
   /** Run commands inside bubblewrap where it works (default true); false forces them unsandboxed. */
   sandbox?: boolean;
+  /** compute_exec's in a run: the agent's sources a program imports from quiver.sources (R-code-import). */
+  sources?: CodeSources;
 };
 
 /** One operation's implementation. It always answers a result, and throws only on a bug. */

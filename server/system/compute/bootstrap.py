@@ -5,7 +5,9 @@ writes a program, and the program calls the tools).
     python3 -c "$(cat bootstrap.py)" CONFIG_JSON < program.py
 
 CONFIG_JSON: {"toolhost": dir, "site": dir|null, "tree": dir,
-"files": {"notes.py": ["notes__read"] | null, ...}, "limits": {...}}.
+"files": {"notes.py": ["notes__read"] | null, ...}, "limits": {...},
+"sources": {...}, "sources_code": text}: sources.py's text, run as the
+module quiver.sources (R-code-import) with "sources" as its configuration.
 sys.path is the tool host's (run.py): the quiver module first, the tree's
 installed dependencies, then the tree and its parent. A tool file the agent
 was not given, or a function its entry narrowed away, is refused at the
@@ -24,6 +26,7 @@ import traceback
 import types
 
 PROGRAM = "<compute_exec>"
+SOURCES = "<quiver.sources>"
 # Run with -c (so no path of the studio's has to exist inside the sandbox), this file's frames say "<string>".
 RUNNER = globals().get("__file__", "<string>")
 
@@ -141,6 +144,13 @@ class Guard:
             if leaf is not None and leaf is not module:
                 self.view(leaf)  # `import tools.secret` fails here, at its line
             return self.view(module)
+        if name == SOURCES[1:-1] or name.startswith(SOURCES[1:-1] + "."):
+            for item in fromlist:
+                try:
+                    getattr(module, item)
+                except AttributeError as exc:
+                    raise ImportError(str(exc), name=name) from None
+            return module
         view = self.view(module)
         for item in fromlist:
             if item != "*" and view is not module:
@@ -157,9 +167,19 @@ def _without_runner(report: traceback.TracebackException | None, depth: int = 0)
     if report is None or depth > 20:
         return
     report.stack = traceback.StackSummary.from_list(
-        [frame for frame in report.stack if frame.filename != RUNNER])
+        [frame for frame in report.stack if frame.filename not in (RUNNER, SOURCES)])
     _without_runner(report.__cause__, depth + 1)
     _without_runner(report.__context__, depth + 1)
+
+
+def _sources(config: dict) -> None:
+    """quiver.sources: sources.py run as that module, then installed with the run's sources."""
+    if not config.get("sources_code"):
+        return
+    module = types.ModuleType(SOURCES[1:-1], "Every source of this agent, importable as plain functions.")
+    sys.modules[module.__name__] = module
+    exec(compile(config["sources_code"], SOURCES, "exec"), module.__dict__)
+    module.install(config.get("sources") or {"error": "no studio is there to call back"})
 
 
 def main() -> int:
@@ -174,6 +194,7 @@ def main() -> int:
     head = [config["toolhost"]] + ([config["site"]] if config.get("site") else [])
     sys.path[0:1] = head  # sys.path[0] is the current folder (or this file's): not the program's business
     sys.path.extend([tree, os.path.dirname(tree)])
+    _sources(config)
     sys.argv = [PROGRAM]
     linecache.cache[PROGRAM] = (len(source), None, source.splitlines(True), PROGRAM)
     scope = {"__name__": "__main__", "__builtins__": Guard(tree, config["files"]).builtins()}
