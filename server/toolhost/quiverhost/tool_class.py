@@ -85,7 +85,7 @@ def _derive_class(derived: Derived, cls: type, namespace: dict, where: SourceMap
     problems = [(at("name"), name_problem(cls, name)), (at("title"), text_problem(cls, "title", cls.title)),
                 (at("description"), text_problem(cls, "description", cls.description)),
                 (at("runtime"), runtime_problem(cls, cls.runtime)),
-                (at("capabilities"), capabilities_problem(f"{cname}.", cls.capabilities)),
+                (at("capabilities"), capabilities_problem(cname, cls.capabilities)),
                 (where.def_line(vars(cls)["call"]) if "call" in vars(cls) else line, call_problem(cls)),
                 (at("operations"), operations_problem(cls, cls.operations))]
     errors += [(where_, problem) for where_, problem in problems if problem]

@@ -65,10 +65,10 @@ def runtime_problem(cls: type, value: Any) -> str | None:
 def capabilities_problem(owner: str, value: Any) -> str | None:
     if not isinstance(value, (set, frozenset, list, tuple)) or not all(
             isinstance(tag, str) for tag in value):
-        return f'{owner} capabilities is {value!r}; write a frozenset of tags, e.g. frozenset({{"db.query"}})'
+        return f'{owner}.capabilities is {value!r}; write a frozenset of tags, e.g. frozenset({{"db.query"}})'
     unknown = sorted(tag for tag in value if tag not in CAPABILITIES)
     if unknown:
-        return (f'{owner} capabilities has "{unknown[0]}", which is not in the studio\'s '
+        return (f'{owner}.capabilities has "{unknown[0]}", which is not in the studio\'s '
                 f"vocabulary, so no need would ever find it; use one of {', '.join(CAPABILITIES)}")
     return None
 
@@ -97,7 +97,7 @@ def behaviour_choices(owner: str, declared: dict) -> tuple[dict, list[str]]:
             continue
         problem = OPTION_CHECKS[key](value)
         if problem:
-            problems.append(f"{owner} {key} is {value!r}; {problem}")
+            problems.append(f"{owner}.{key} is {value!r}; {problem}")
         else:
             chosen[key] = value
     return chosen, problems

@@ -249,7 +249,7 @@ class T(Tool):
     def call(self, args, ctx): return ToolResult.ok("")
 ''')
         self.assertEqual(line, 6)
-        self.assertTrue(message.startswith('T. capabilities has "db.teleport", which is not in the '
+        self.assertTrue(message.startswith('T.capabilities has "db.teleport", which is not in the '
                                            "studio's vocabulary, so no need would ever find it; use "
                                            "one of file.read, "), message)
 
@@ -332,7 +332,7 @@ class T(Tool):
     name = "t"
     risk = "dangerous"
     def call(self, args, ctx): return ToolResult.ok("")
-''': (4, 'T risk is \'dangerous\'; write one of "read", "write", "exec", "network"'),
+''': (4, 'T.risk is \'dangerous\'; write one of "read", "write", "exec", "network"'),
             '''
 scope = "run"
 class T(Tool):
