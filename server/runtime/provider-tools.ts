@@ -6,6 +6,8 @@
 // Edit when a provider, or a tool a provider runs, is added.
 import type { LanguageModelV4ProviderTool } from "@ai-sdk/provider";
 import type { AgentDeclaration } from "@/server/agents/declaration";
+import type { ModelView } from "@/server/agents/model-view";
+import type { CatalogFile } from "@/server/host";
 
 export type ProviderToolSpec = { id: string; args: Record<string, unknown> };
 
@@ -47,4 +49,27 @@ export function providerTool(provider: Provider, name: string, spec: ProviderToo
     ? `${spec.id} is ${PROVIDER_NAMES[owner]}'s, and ${model}, which has no such tool`
     : `${spec.id} is not a tool a provider the studio knows runs on its own side, and ${model}`;
   return `${name} is a tool the model's provider runs (BUILT_IN), so it is withheld: ${why}.`;
+}
+
+/**
+ * The builder's view of what the model sees, for the agent's provider: a BUILT_IN tool the provider does not run is
+ * left out, with its sentence as a problem of its entry, as a run would leave it (R-builtin-withheld).
+ */
+export function withBuiltIns(view: ModelView, entries: readonly string[], files: readonly CatalogFile[], provider: Provider | undefined): ModelView {
+  if (!provider) return view;
+  const withheld = new Map<string, { index: number; message: string }>();
+  for (const file of files) {
+    const index = entries.findIndex((entry) => entry.split("#")[0]!.trim() === `tools/${file.path}`);
+    if (index === -1) continue;
+    for (const tool of file.tools) {
+      const spec = providerToolOf(tool.behaviour?.built_in);
+      const handed = spec ? providerTool(provider, tool.name, spec) : null;
+      if (typeof handed === "string") withheld.set(tool.name, { index, message: handed });
+    }
+  }
+  if (withheld.size === 0) return view;
+  return {
+    tools: view.tools.filter((tool) => !withheld.has(tool.name)),
+    problems: [...view.problems, ...withheld.values()].sort((a, b) => a.index - b.index),
+  };
 }

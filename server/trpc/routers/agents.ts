@@ -12,6 +12,7 @@ import { mcpServersIn } from "@/server/agents/entries";
 import { hookInfo } from "@/server/agents/hook";
 import { withSpecialists } from "@/server/agents/specialists";
 import { modelView } from "@/server/agents/model-view";
+import { withBuiltIns } from "@/server/runtime/provider-tools";
 import { agentHistory, checked, createAgent, deleteAgent, duplicateAgent, getAgent, listAgents, mcpListing, saveAgent, type Place } from "@/server/agents/store";
 import { exportAgent, importAgent } from "@/server/agents/transfer";
 import { DomainError } from "@/server/errors";
@@ -69,8 +70,9 @@ export const agentsRouter = router({
       // MCP schemas are normalised for the agent's provider (R-mcp-schema-normalise), so the preview is what it sends.
       const db = await getDb();
       const listing = mcpListing(db, place(), mcpServersIn(input.entries));
-      const { sources } = await withSpecialists(db, await listSources(env().toolsDir, listing && { ...listing, provider: input.provider }));
-      return modelView(input.entries, sources);
+      const listed = await listSources(env().toolsDir, listing && { ...listing, provider: input.provider });
+      const { sources } = await withSpecialists(db, listed);
+      return withBuiltIns(modelView(input.entries, sources), input.entries, listed.files, input.provider);
     }),
 
   /** An MCP entry's tools changed since they were pinned, each with the text accepted beside the text now. */
