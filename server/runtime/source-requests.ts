@@ -24,13 +24,15 @@ type Head = Pick<SourceModule, "name" | "title" | "description">;
 
 const heads = new WeakMap<Run, Promise<Map<string, Head>>>();
 
-async function headOf(run: Run, op: RunOperation, files: Promise<Map<string, { title: string; description: string }>>): Promise<Head> {
+type Files = () => Promise<Map<string, { title: string; description: string }>>;
+
+async function headOf(run: Run, op: RunOperation, files: Files): Promise<Head> {
   if (op.kind === "system") {
     const source = systemSource(op.source.slice("system:".length));
     return { name: moduleName("system", op.source), title: source?.title ?? op.source, description: source?.description ?? "" };
   }
   if (op.kind === "tree") {
-    const file = (await files).get(op.source.replace(/^tools\//, ""));
+    const file = (await files()).get(op.source.replace(/^tools\//, ""));
     return { name: moduleName("tree", op.source), title: file?.title ?? op.source, description: file?.description ?? "" };
   }
   if (op.kind === "agent") return { name: "agents", title: "Agents", description: "The studio's other agents this agent may give a task to." };
@@ -42,10 +44,13 @@ async function headOf(run: Run, op: RunOperation, files: Promise<Map<string, { t
 function headsOf(run: Run): Promise<Map<string, Head>> {
   let found = heads.get(run);
   if (!found) {
-    const files = run.host
-      .catalog()
-      .then((c) => new Map(fromTree(c.files).map((f) => [f.entry.replace(/^tools\//, ""), { title: f.title, description: f.description }])))
-      .catch(() => new Map<string, { title: string; description: string }>());
+    // The tree's titles and descriptions, asked of its host once, and only for an agent with a tree file.
+    let read: ReturnType<Files> | undefined;
+    const files: Files = () =>
+      (read ??= run.host
+        .catalog()
+        .then((c) => new Map(fromTree(c.files).map((f) => [f.entry.replace(/^tools\//, ""), { title: f.title, description: f.description }])))
+        .catch(() => new Map()));
     const sources = [...new Map(run.catalog.operations.map((op) => [op.source, op])).values()];
     found = Promise.all(sources.map((op) => headOf(run, op, files))).then((list) => {
       const taken = new Set<string>();
