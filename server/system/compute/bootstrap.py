@@ -146,6 +146,8 @@ class Guard:
             return self.view(module)
         if name == SOURCES[1:-1] or name.startswith(SOURCES[1:-1] + "."):
             for item in fromlist:
+                if item == "*":
+                    continue
                 try:
                     getattr(module, item)
                 except AttributeError as exc:
