@@ -27,10 +27,39 @@ async def deploy(command: str, ctx: Context) -> str:
 '''
 
 
+SHIP = '''
+"""A Tool class that asks before it ships."""
+
+from dataclasses import dataclass
+
+from quiver import Tool, ToolResult
+
+
+@dataclass
+class ShipArgs:
+    """What to ship.
+
+    Attributes:
+        path: The file to write.
+    """
+    path: str
+
+
+class ShipTool(Tool):
+    name = "ship"
+    description = "Write the release notes once the person allows it."
+    input_model = ShipArgs
+
+    async def call(self, args, ctx):
+        return ToolResult.ok(await ctx.io.request_write_approval(args.path, "release notes"))
+'''
+
+
 class IOThroughTheHostTests(TreeCase):
     def start(self) -> HostProcess:
         root = self.folder() / "tools"
         write_file(root, "desk.py", DESK)
+        write_file(root, "ship.py", SHIP)
         host = HostProcess(root)
         self.addCleanup(host.close)
         host.initialize()
@@ -78,6 +107,15 @@ class IOThroughTheHostTests(TreeCase):
         self.answer(host, plan, {"approved": False, "note": "not on a Friday"})
         self.assertEqual(self.text(host.reply(sent)),
                          "shell: True, plan: False 'not on a Friday'")
+
+    def test_R_tool_io_methods_a_tool_class_has_ctx_io_on_its_tool_context(self):
+        host = self.start()
+        sent = self.call(host, "ship", {"path": "NOTES.md"})
+        request = self.studio_request(host)
+        self.assertEqual(request["params"], {"kind": "write", "path": "NOTES.md",
+                                             "summary": "release notes", "call": "call-7"})
+        self.answer(host, request, {"decision": "once"})
+        self.assertEqual(self.text(host.reply(sent)), "once")
 
     def test_R_tool_io_nobody_a_studio_that_fails_the_request_is_a_denial(self):
         host = self.start()
