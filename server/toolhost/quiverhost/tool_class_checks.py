@@ -40,7 +40,8 @@ def looks_like_tool(cls: type) -> bool:
 def name_problem(cls: type, name: Any) -> str | None:
     if name is None:
         return (f'{cls.__name__} has no name; write name = "{snake(cls.__name__)}" in it: the name '
-                "is the tool's identity, which agents and approvals refer to, so keep it stable")
+                "is the tool's identity, which agents and approvals refer to, so keep it stable "
+                f"(a base for other Tool classes is private: call it _{cls.__name__})")
     if not isinstance(name, str) or not name:
         return (f"{cls.__name__}.name is {name!r}; write the tool's name as a string, e.g. "
                 f'name = "{snake(cls.__name__)}"')

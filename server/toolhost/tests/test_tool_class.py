@@ -64,6 +64,18 @@ def helper() -> str:
                          ("echo", "Echo", "Say the text back."))
         self.assertEqual(echo["input_schema"], {"type": "object", "properties": {}, "required": []})
 
+    def test_R_tool_class_shape_a_private_base_shares_code_and_is_no_tool(self):
+        entry = self.derive('''
+class _Base(Tool):
+    runtime = "hosted"
+    def call(self, args, ctx): return ToolResult.ok(self.name)
+class Ping(_Base):
+    name = "ping"
+''', detail=True)
+        self.assertEqual(entry["errors"], [])
+        self.assertEqual([(t["name"], t["behaviour"]["runtime"]) for t in entry["tools"]],
+                         [("ping", "hosted")])
+
     def test_R_tool_class_input_model_typeddict_and_annotated_class(self):
         entry = self.derive('''
 from typing import Literal, NotRequired
@@ -294,7 +306,8 @@ class T:
 class AddTool(Tool):
     def call(self, args, ctx): return ToolResult.ok("")
 ''': (4, 'AddTool has no name; write name = "add" in it: the name is the tool\'s identity, which '
-         "agents and approvals refer to, so keep it stable"),
+         "agents and approvals refer to, so keep it stable (a base for other Tool classes is "
+         "private: call it _AddTool)"),
             '''
 class T(Tool):
     name = "t"
