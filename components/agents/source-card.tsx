@@ -13,6 +13,7 @@ import { Button } from "@/components/ui/button";
 import { ApprovalSelect } from "./approval-select";
 import { chosenOperations, fieldId, joinEntry, problemsAt, splitEntry, type DraftTool } from "./draft";
 import { fallbackTitle } from "./labels";
+import { reachLine } from "./reach-line";
 import { RiskBadge } from "./risk-badge";
 import { SourceSettings } from "./source-settings";
 
@@ -78,6 +79,7 @@ export function SourceCard({
   }
 
   const chosenOps = source?.operations.filter((op) => chosen.has(op.name)) ?? [];
+  const reach = source ? reachLine(source) : null;
   return (
     <section id={fieldId(at)} aria-label={title} className="rounded-lg border border-zinc-200 dark:border-zinc-800">
       <header className="flex items-start gap-3 px-4 pt-3">
@@ -87,6 +89,7 @@ export function SourceCard({
             {source ? <RiskBadge risk={source.risk} /> : null}
           </div>
           <p className="mt-0.5 text-xs text-zinc-600 dark:text-zinc-400">{source?.description || (source ? "" : name)}</p>
+          {reach ? <p className="mt-0.5 text-xs text-zinc-500">{reach}</p> : null}
         </div>
         <Button size="sm" variant="ghost" aria-label={`Remove ${title}`} title={`Remove ${title} from this agent`} onClick={onRemove}>
           <X aria-hidden className="h-3.5 w-3.5" />

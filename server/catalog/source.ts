@@ -51,4 +51,9 @@ export type Source = {
   warnings: string[];
   /** An MCP server's: how each operation is called and pinned. */
   mcp?: McpSourceInfo;
+  /**
+   * A Tool-class file's: which operations run in the tool host (and so reach localhost) and which call a hosted
+   * service that cannot (R-tool-class-runtime), by name.
+   */
+  runtime?: { inProcess: string[]; hosted: string[] };
 };

@@ -70,6 +70,16 @@ function fromTool(tool: CatalogTool, warnings: string[]): Operation {
 }
 
 /**
+ * Where a Tool-class file's operations run (R-tool-class-runtime), as the host says of each; nothing for the other
+ * shapes, which always run here and say nothing of it.
+ */
+function runtimeOf(file: CatalogFile): Pick<Source, "runtime"> {
+  if (!file.tools.some((t) => typeof t.behaviour?.runtime === "string")) return {};
+  const hosted = file.tools.filter((t) => t.behaviour?.runtime === "hosted").map((t) => t.name);
+  return { runtime: { inProcess: file.tools.map((t) => t.name).filter((n) => !hosted.includes(n)), hosted } };
+}
+
+/**
  * The tree's files as sources; helpers never (R-file-helper), files with errors or held back by their check() listed
  * but not offered. An entry names
  * a file as tools/<file>.py whatever the tree's folder is called on disk (QUIVER_TOOLS_DIR).
@@ -92,6 +102,7 @@ export function fromTree(files: CatalogFile[]): Source[] {
         errors: file.errors,
         unavailable: file.errors.length === 0 ? (file.unavailable ?? null) : null,
         warnings,
+        ...runtimeOf(file),
       };
     });
 }
