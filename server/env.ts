@@ -37,6 +37,8 @@ const schema = z.object({
       message: "QUIVER_TRUSTED_PROXIES must list IP addresses or ranges (such as 10.0.0.0/8), separated by commas",
     }),
   QUIVER_ADMIN_EMAIL: z.string().email("QUIVER_ADMIN_EMAIL must be an email address").optional(),
+  // What this process does (R-queue-role): serve pages and drive runs (all), only serve and queue (web), only drive (worker).
+  QUIVER_ROLE: z.enum(["all", "web", "worker"], { message: "QUIVER_ROLE must be all, web or worker" }).default("all"),
   QUIVER_ADMIN_PASSWORD: z.string().min(12, "QUIVER_ADMIN_PASSWORD must be at least 12 characters").optional(),
 });
 
@@ -57,6 +59,8 @@ export type Env = {
   trustedProxies: string[];
   /** The owner account to create at start-up when there is none (deployments and tests). */
   admin: { email: string; password: string } | undefined;
+  /** Whether this process serves pages, drives runs, or both (R-queue-role). */
+  role: "all" | "web" | "worker";
 };
 
 /** A configuration the studio cannot start with; its message is a sentence saying which variable to fix. */
@@ -86,6 +90,7 @@ export function parseEnv(source: Record<string, string | undefined>, cwd = proce
       v.QUIVER_ADMIN_EMAIL && v.QUIVER_ADMIN_PASSWORD
         ? { email: v.QUIVER_ADMIN_EMAIL.toLowerCase(), password: v.QUIVER_ADMIN_PASSWORD }
         : undefined,
+    role: v.QUIVER_ROLE,
   };
 }
 

@@ -1,13 +1,13 @@
 // The runtime as the rest of the studio uses it: the one Runtime of this process over the studio's database and
-// tree, recovered on first use (runs left running by a previous process fail; waiting ones wait on), and the
-// functions the tRPC router calls. Kept on globalThis so a reload in `next dev` does not orphan running loops.
+// tree, taking its part of the run queue on first use (as QUIVER_ROLE says, R-queue-role), and the functions the
+// tRPC router calls. Kept on globalThis so a reload in `next dev` does not orphan running loops.
 import { startDatabase } from "@/server/db";
 import { env } from "@/server/env";
 import { Runtime, type Who } from "./runtime";
 import type { Decision } from "./shapes";
 
 export { Runtime, type PriorTurn, type RuntimeOptions, type Who } from "./runtime";
-export { RESTARTED_DURING_RUN } from "./recovery";
+export { LEASE_SECONDS } from "./queue";
 export type { ListedRun, WaitingFor } from "./queries";
 export type { RunEvent } from "./events";
 export type { EventData, RunEventType, Decision, Outcome, Todo } from "./shapes";
@@ -18,11 +18,10 @@ const holder = globalThis as typeof globalThis & { __quiverRuntime?: Promise<Run
 /** The studio's runtime; the first call recovers what a previous process left. */
 export function studioRuntime(): Promise<Runtime> {
   holder.__quiverRuntime ??= (async () => {
-    const { toolsDir, dataDir } = env();
+    const { toolsDir, dataDir, role } = env();
     const database = await startDatabase();
-    const runtime = new Runtime({ db: database.db, channel: database.channel, tree: toolsDir, dataDir });
+    const runtime = new Runtime({ db: database.db, channel: database.channel, tree: toolsDir, dataDir, role });
     await runtime.connect();
-    await runtime.recover();
     return runtime;
   })().catch((err: unknown) => {
     holder.__quiverRuntime = undefined;

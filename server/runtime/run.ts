@@ -91,6 +91,8 @@ export class Run {
   abandoned = false;
   readonly controller = new AbortController();
   private readonly waiters = new Map<string, Waiter>();
+  /** Waits already settled: a rebuilt run may be given its word before its loop reaches the call (R-queue-word). */
+  private readonly settled = new Map<string, Pick<Waiter, "kind" | "promise">>();
   private segmentSecrets: SegmentSecrets | null = null;
   private statusChain: Promise<void> = Promise.resolve();
   private treeHost: Host | null = null;
@@ -179,6 +181,8 @@ export class Run {
     if (this.cancelled) return Promise.reject(new RunStopped("cancelled", this.cancelled.by));
     const existing = this.waiters.get(callId);
     if (existing) return existing.promise;
+    const done = this.settled.get(callId);
+    if (done?.kind === kind) return done.promise;
     let resolve!: (answer: WaitAnswer) => void;
     let reject!: (error: Error) => void;
     const promise = new Promise<WaitAnswer>((yes, no) => {
@@ -198,6 +202,11 @@ export class Run {
     return this.waiters.size > 0;
   }
 
+  /** Whether the run waits on the person for this call, for this kind of word. */
+  awaits(callId: string, kind: Waiter["kind"]): boolean {
+    return this.waiters.get(callId)?.kind === kind;
+  }
+
   /** A decision or an answer for a call the run waits on; refused when it waits on nothing of that kind. */
   settle(callId: string, kind: Waiter["kind"], answer: WaitAnswer): void {
     const waiter = this.waiters.get(callId);
@@ -212,6 +221,7 @@ export class Run {
       );
     }
     this.waiters.delete(callId);
+    this.settled.set(callId, { kind: waiter.kind, promise: waiter.promise });
     if (this.waiters.size === 0 && this.status === "waiting" && !this.abandoned) void this.setStatus("running");
     waiter.resolve(answer);
   }

@@ -1,7 +1,8 @@
 // The runtime's face: start a run, continue it, stop it, decide an approval, answer a question, watch its events,
-// and the lifecycle of the loops this process drives (one Runtime per process holds them in memory). Other
-// processes sharing the database are coordination.ts's business, a restart's leftovers recovery.ts's, and the
-// list and trace of runs queries.ts's; this class only routes to them. Edit when what a person can do to a run changes.
+// and the loops this process drives. A run is driven by whichever process holds its job on the run queue
+// (queue.ts, R-queue-job): starting or continuing one queues it, and the process that takes it builds the run from
+// the database and drives it; the person's word is written first and applied by the holder (words.ts, R-queue-word).
+// The list and trace of runs are queries.ts's. Edit when what a person can do to a run changes.
 import type { Db } from "@/db/client";
 import type { RunStatus } from "@/db/schema";
 import type { Channel } from "@/db/client";
@@ -11,18 +12,23 @@ import type { AgentDeclaration } from "@/server/agents/declaration";
 import { agentsIn } from "@/server/agents/specialists-entry";
 import { mcpServersOf, readSources, runCatalog, type RunCatalog } from "./catalog";
 import { prepareRoots } from "./context";
-import { Coordination } from "./coordination";
+import { RunBus } from "./bus";
 import { EventLog, type RunEvent } from "./events";
 import { drive, endCancelled } from "./loop";
 import { listWithWaits, runWithEvents, type ListedRun } from "./queries";
-import { recover } from "./recovery";
+import { RunQueue, type RunJob } from "./queue";
 import { clientCallOf, openClientCall } from "./client-call";
 import { catalogOf, replay, startOf } from "./replay";
 import { Run, type RuntimeSettings } from "./run";
-import type { Decision, Person } from "./shapes";
+import type { ClientCall, Decision, Person } from "./shapes";
 import type { ParentLink } from "./specialist-link";
-import { agentForRun, declarationOf, insertRun, runRow, type RunFilter, type RunSummary, type Via } from "./store";
+import { agentForRun, declarationOf, insertRun, runRow, updateRun, type RunFilter, type RunRow, type RunSummary, type Via } from "./store";
+import { STOPPED_BEFORE_START, unfinishedChildren, unfinishedRuns } from "./sweep";
 import { VOICE_TIMING } from "./voice";
+import { applyWord, checkWaiting, clearWords, decisionOf, wordsAfter, wordsOf, writeWord, type Word } from "./words";
+
+/** What this process does with runs (QUIVER_ROLE): `web` only queues them, `worker` and `all` drive them. */
+export type Role = "all" | "web" | "worker";
 
 export type RuntimeOptions = {
   db: Db;
@@ -32,7 +38,24 @@ export type RuntimeOptions = {
   channel?: Channel;
   /** The MCP servers' connections; the studio process's own pool by default. */
   mcp?: McpPool;
+  /** Whether this process drives runs (R-queue-role); `all` by default. */
+  role?: Role;
+  /** How many runs this process drives at once; more wait on the queue for room here or elsewhere. */
+  maxRuns?: number;
 } & Partial<RuntimeSettings>;
+
+/** What a run's job carries before any process has begun it: what it starts with (R-queue-start). */
+type StartInput =
+  | { kind: "message"; message: string; user: Who; prior?: PriorTurn[]; system?: string | null }
+  | { kind: "call"; call: ClientCall; user: Who };
+
+/** A run this process holds: its Run once built, its loop, and the newest word on it applied here. */
+type Held = { run: Run | null; loop: Promise<void>; lastWord: number; lost: boolean; queued: boolean };
+
+/** How long a run started here waits to be taken before idle() stops waiting for it (another process took it). */
+const TAKE_WAIT_MS = 30_000;
+/** How often a process that drives runs looks for runs without a job (R-queue-sweep). */
+const SWEEP_MS = 5 * 60_000;
 
 export type Who = { id: string; name?: string | null };
 
@@ -68,20 +91,22 @@ function ended(id: string, status: RunStatus): DomainError {
 export class Runtime {
   readonly log: EventLog;
   private readonly settings: RuntimeSettings;
-  private readonly live = new Map<string, { run: Run; loop: Promise<void> }>();
-  /** Resumes under way, so two decisions at once rebuild a run once. */
-  private readonly resuming = new Map<string, Promise<Run>>();
-
-  /** The other studio processes sharing the database, where there are any. */
-  private readonly others: Coordination;
+  private readonly role: Role;
+  /** The runs this process drives: those it holds on the queue, and specialists' runs driven beside their asker. */
+  private readonly live = new Map<string, Held>();
+  /** Runs started here and queued, not yet taken: idle() waits for them to be taken. */
+  private readonly expected = new Map<string, { taken: Promise<void>; resolve: () => void }>();
+  private readonly bus: RunBus | null;
+  private opened: Promise<RunQueue<StartInput>> | null = null;
+  private sweeper: NodeJS.Timeout | null = null;
+  private closed = false;
 
   constructor(private readonly options: RuntimeOptions) {
     this.log = new EventLog(options.db);
-    this.others = new Coordination(options.channel, options.db, this.log, {
-      isLive: (runId) => this.live.has(runId),
-      holds: (runId) => this.live.has(runId) || this.resuming.has(runId),
-      driving: async (runId) => this.live.get(runId)?.run ?? (await this.resuming.get(runId)?.catch(() => undefined)),
-    });
+    this.role = options.role ?? "all";
+    this.bus = options.channel ? new RunBus(options.channel) : null;
+    const bus = this.bus;
+    if (bus) this.log.onStored = (runs) => bus.announce(runs);
     this.settings = {
       voice: options.voice ?? VOICE_TIMING,
       modelRetries: options.modelRetries ?? 2,
@@ -89,6 +114,8 @@ export class Runtime {
       maxSteps: options.maxSteps ?? 50,
       canAsk: options.canAsk ?? true,
       retryMs: options.retryMs ?? 250,
+      checkMaxAgeS: options.checkMaxAgeS,
+      askUserMs: options.askUserMs,
       onStep: options.onStep,
     };
   }
@@ -101,45 +128,185 @@ export class Runtime {
     return this.options.mcp ?? mcpPool();
   }
 
+  private get takes(): boolean {
+    return this.role !== "web";
+  }
+
   private deps() {
     return { db: this.db, log: this.log, tree: this.options.tree, dataDir: this.options.dataDir, settings: this.settings, mcp: this.options.mcp, specialists: this };
   }
 
-  private launch(run: Run, before?: () => Promise<void>): void {
-    const loop = (async () => {
-      try {
-        await before?.();
-        await drive(run);
-      } catch (err) {
-        if (run.cancelled && !run.abandoned) await endCancelled(run).catch(() => undefined);
-        else if (!run.abandoned) await run.setStatus("failed", `The run could not start: ${(err as Error).message}`).catch(() => undefined);
-      } finally {
-        if (this.live.get(run.id)?.run === run) this.live.delete(run.id);
+  /**
+   * The run queue, opened on first use; in a process that drives runs, taking runs from then on (those waiting for
+   * a holder first) and queueing the unfinished runs that have no job (R-queue-sweep).
+   */
+  private queue(): Promise<RunQueue<StartInput>> {
+    this.opened ??= (async () => {
+      await this.bus?.start({
+        onEvents: (runs) => this.log.storedElsewhere(runs),
+        onWord: (runId) => void this.applyWords([runId]),
+        onTaken: (runId) => this.expected.get(runId)?.resolve(),
+      });
+      const queue = await RunQueue.open<StartInput>(this.db, { supervise: this.takes });
+      if (this.takes && !this.closed) {
+        await this.sweep(queue);
+        await queue.startTaking({
+          take: (job) => this.hold(job),
+          lost: (runId) => this.lose(runId),
+          room: () => (this.options.maxRuns ?? 500) - this.live.size,
+          refreshed: (runIds) => void this.applyWords(runIds.filter((id) => this.live.get(id)?.run?.waiting)),
+        });
+        this.sweeper = setInterval(() => void this.sweep(queue), SWEEP_MS);
+        this.sweeper.unref();
       }
+      return queue;
     })();
-    this.live.set(run.id, { run, loop });
+    return this.opened;
+  }
+
+  /** Start taking part: listen to the other processes and, where this process drives runs, take them. */
+  async connect(): Promise<void> {
+    await this.queue();
+  }
+
+  private async sweep(queue: RunQueue<StartInput>): Promise<void> {
+    const ids = (await unfinishedRuns(this.db).catch(() => [])).filter((id) => !this.live.has(id));
+    await queue.enqueueAll(ids).catch((err: Error) => console.error(`[quiver] queueing unfinished runs failed: ${err.message}`));
+  }
+
+  /** Queue the run, and where this process drives runs, look for it at once; idle() waits until it is taken. */
+  private async enqueue(runId: string, start?: StartInput): Promise<void> {
+    const queue = await this.queue();
+    if (this.takes && !this.expected.has(runId)) {
+      let resolve!: () => void;
+      const taken = new Promise<void>((r) => (resolve = r));
+      const timer = setTimeout(resolve, TAKE_WAIT_MS);
+      timer.unref();
+      void taken.then(() => {
+        clearTimeout(timer);
+        this.expected.delete(runId);
+      });
+      this.expected.set(runId, { taken, resolve });
+    }
+    // False when the run has a job already (a sweep queued it): whoever takes that job drives it.
+    if (!(await queue.enqueue({ runId, ...(start ? { start } : {}) }))) this.expected.get(runId)?.resolve();
+    if (this.takes) void queue.wake();
   }
 
   /**
-   * A new run of the agent as it stands, answering `message`; returns at once, the loop goes on. `prior` is the
-   * conversation before it, when a client sends one whole (kept as the run's first messages); `system` is the
-   * client's own system text, told after the agent's instructions. `via` says how it started (R-key-via): the
-   * playground unless told otherwise.
+   * A job this process took: the run built from the database (begun here when no process had begun it) and driven.
+   * Its job is done when the loop ends, and given back when this process stops first.
+   */
+  private hold(job: RunJob<StartInput>): Promise<void> {
+    const { runId } = job;
+    void this.bus?.taken(runId);
+    const held: Held = { run: null, loop: Promise.resolve(), lastWord: 0, lost: false, queued: true };
+    const ready = (async () => {
+      try {
+        const built = await this.build(runId, job.start);
+        if (!built || held.lost) return null;
+        held.run = built.run;
+        // The words written before this process held the run: the stop first, then decisions the replay waits for.
+        for (const { id, word } of await wordsOf(this.db, runId)) {
+          held.lastWord = id;
+          applyWord(built.run, word);
+        }
+        return built;
+      } catch (err) {
+        console.error(`[quiver] taking run ${runId} failed: ${(err as Error).message}`);
+        return null;
+      } finally {
+        this.expected.get(runId)?.resolve();
+      }
+    })();
+    held.loop = ready.then(async (built) => (built ? this.driven(built.run, built.before) : undefined)).finally(() => this.let(runId, held));
+    this.live.set(runId, held);
+    return ready.then(() => undefined);
+  }
+
+  /** The run of a job, ready to drive; null when it has ended (or never started and cannot now). */
+  private async build(runId: string, start?: StartInput): Promise<{ run: Run; before?: () => Promise<void> } | null> {
+    const row = await runRow(this.db, runId);
+    if (row.status !== "running" && row.status !== "waiting") return null;
+    const events = await this.log.stored(runId);
+    if (startOf(events)) {
+      const run = this.rebuilt(row, events);
+      await this.stopChildren(runId);
+      // A specialist's run waited for the call that asked it, which went with the old process (R-spec-stop).
+      if (row.parentRunId) run.cancel({ id: run.startedBy, name: "the studio's restart" });
+      return { run };
+    }
+    if (!start) {
+      await updateRun(this.db, runId, { status: "failed", error: STOPPED_BEFORE_START, endedAt: new Date() });
+      await this.log.append(runId, "status", { status: "failed", error: STOPPED_BEFORE_START });
+      return null;
+    }
+    const run = this.fresh(row);
+    return { run, before: () => this.begin(run, start) };
+  }
+
+  /** A specialist's run whose asker was taken over: its asking call answers that the studio restarted (R-spec-stop). */
+  private async stopChildren(runId: string): Promise<void> {
+    for (const childId of await unfinishedChildren(this.db, runId)) {
+      if (this.live.has(childId)) continue;
+      const child = await this.rebuild(childId).catch(() => null);
+      if (!child) continue;
+      child.cancel({ id: child.startedBy, name: "the studio's restart" });
+      this.launch(child);
+    }
+  }
+
+  /** The run's loop, as every run's: a failure to start fails it, a stop ends it cancelled. */
+  private async driven(run: Run, before?: () => Promise<void>): Promise<void> {
+    try {
+      await before?.();
+      await drive(run);
+    } catch (err) {
+      if (run.cancelled && !run.abandoned) await endCancelled(run).catch(() => undefined);
+      else if (!run.abandoned) await run.setStatus("failed", `The run could not start: ${(err as Error).message}`).catch(() => undefined);
+    }
+  }
+
+  /** The loop ended: its job done, or given back when this process stopped the run unfinished. */
+  private async let(runId: string, held: Held): Promise<void> {
+    if (this.live.get(runId) === held) this.live.delete(runId);
+    if (!held.queued || held.lost || !this.opened) return;
+    const queue = await this.opened;
+    await this.log.flushed();
+    if (held.run?.abandoned) await queue.release(runId);
+    else await queue.done(runId);
+  }
+
+  /** The lease lapsed under this process: another may hold the run now, so this one writes nothing more. */
+  private lose(runId: string): void {
+    const held = this.live.get(runId);
+    if (!held) return;
+    held.lost = true;
+    held.run?.abandon();
+  }
+
+  /** A specialist's run, driven in its asker's process beside it (they share a lane, R-spec-serial), without a job. */
+  private launch(run: Run, before?: () => Promise<void>): void {
+    const held: Held = { run, loop: Promise.resolve(), lastWord: 0, lost: false, queued: false };
+    held.loop = this.driven(run, before).finally(() => this.let(run.id, held));
+    this.live.set(run.id, held);
+  }
+
+  /**
+   * A new run of the agent as it stands, answering `message`; returns at once, and the process that takes its job
+   * begins it. `prior` is the conversation before it, when a client sends one whole (kept as the run's first
+   * messages); `system` is the client's own system text, told after the agent's instructions. `via` says how it
+   * started (R-key-via): the playground unless told otherwise.
    */
   async start(input: { agentId: string; message: string; user: Who; prior?: PriorTurn[]; system?: string | null; via?: Via; parent?: ParentLink }): Promise<{ runId: string }> {
-    const run = await this.newRun(input.agentId, input.user, input.via, input.parent);
-    run.clientSystem = input.system?.trim() || null;
-    this.launch(run, async () => {
-      await this.begin(run);
-      for (const turn of input.prior ?? []) {
-        if (turn.role === "user") void run.emit("message", { role: "user", text: turn.text, by: person(input.user), prior: true });
-        else void run.emit("message", { role: "assistant", text: turn.text, calls: [], usage: { input: 0, output: 0 }, modelMs: 0, prior: true });
-        run.transcript.push(turn.role === "user" ? { kind: "user", text: turn.text } : { kind: "assistant", text: turn.text, calls: [] });
-      }
-      void run.emit("message", { role: "user", text: input.message, by: person(input.user) });
-      run.transcript.push({ kind: "user", text: input.message });
-    });
-    return { runId: run.id };
+    const row = await this.newRun(input.agentId, input.user, input.via, input.parent);
+    const start: StartInput = { kind: "message", message: input.message, user: input.user, prior: input.prior, system: input.system };
+    if (input.parent) {
+      const run = this.fresh(row);
+      run.lane = input.parent.lane;
+      this.launch(run, () => this.begin(run, start));
+    } else await this.enqueue(row.id, start);
+    return { runId: row.id };
   }
 
   /**
@@ -148,25 +315,23 @@ export class Runtime {
    * the call's id; the call's events tell how it goes.
    */
   async call(input: { agentId: string; name: string; args: Record<string, unknown>; user: Who; via?: Via }): Promise<{ runId: string; callId: string }> {
-    const run = await this.newRun(input.agentId, input.user, input.via);
+    const row = await this.newRun(input.agentId, input.user, input.via);
     const call = clientCallOf(input.name, input.args);
-    run.clientCall = call;
-    this.launch(run, async () => {
-      await this.begin(run);
-      openClientCall(run, call);
-    });
-    return { runId: run.id, callId: call.callId };
+    await this.enqueue(row.id, { kind: "call", call, user: input.user });
+    return { runId: row.id, callId: call.callId };
   }
 
-  /** The run's row and its Run in memory, for the agent as it stands; nothing read of its sources yet. */
-  private async newRun(agentId: string, user: Who, via?: Via, parent?: ParentLink): Promise<Run> {
+  /** The run's row, for the agent as it stands. */
+  private async newRun(agentId: string, user: Who, via?: Via, parent?: ParentLink): Promise<RunRow> {
     const { declaration, version } = await agentForRun(this.db, agentId);
-    const row = await insertRun(this.db, { agentId, agentVersion: version, declaration, startedBy: user.id, via, parent });
-    const agent = { id: agentId, name: declaration.name, version };
-    const run = new Run(row.id, agent, declaration, user.id, { tools: [], operations: [], withheld: [], problems: [] }, this.deps());
-    // A specialist's one-at-a-time calls take turns with its asker's (R-spec-serial).
-    if (parent) run.lane = parent.lane;
-    return run;
+    return insertRun(this.db, { agentId, agentVersion: version, declaration, startedBy: user.id, via, parent });
+  }
+
+  /** A Run in memory for a row no process has begun yet. */
+  private fresh(row: RunRow): Run {
+    const declaration = declarationOf(row.declaration);
+    const agent = { id: row.agentId, name: declaration.name, version: row.agentVersion };
+    return new Run(row.id, agent, declaration, row.startedBy, { tools: [], operations: [], withheld: [], problems: [] }, this.deps());
   }
 
   /** The agent's sources read now: only the MCP servers it names, one that is down offering nothing (R-mcp-down-at-start). */
@@ -185,9 +350,11 @@ export class Runtime {
     return { agent: { id: agentId, name: declaration.name, version }, catalog: await this.catalogFor(declaration) };
   }
 
-  /** The run's catalog, read once per run, here; then its first event, which keeps it for a resume. */
-  private async begin(run: Run): Promise<void> {
+  /** The run's catalog, read once per run, here; then its first events, which keep it and its start for a takeover. */
+  private async begin(run: Run, start: StartInput): Promise<void> {
     const { declaration, agent } = run;
+    if (start.kind === "message") run.clientSystem = start.system?.trim() || null;
+    else run.clientCall = start.call;
     prepareRoots(run);
     run.catalog = await this.catalogFor(declaration);
     void run.emit("run_started", {
@@ -201,14 +368,29 @@ export class Runtime {
       ...(run.clientSystem ? { system: run.clientSystem } : {}),
       ...(run.clientCall ? { clientCall: run.clientCall } : {}),
     });
+    if (start.kind === "call") {
+      openClientCall(run, start.call);
+      return;
+    }
+    for (const turn of start.prior ?? []) {
+      if (turn.role === "user") void run.emit("message", { role: "user", text: turn.text, by: person(start.user), prior: true });
+      else void run.emit("message", { role: "assistant", text: turn.text, calls: [], usage: { input: 0, output: 0 }, modelMs: 0, prior: true });
+      run.transcript.push(turn.role === "user" ? { kind: "user", text: turn.text } : { kind: "assistant", text: turn.text, calls: [] });
+    }
+    void run.emit("message", { role: "user", text: start.message, by: person(start.user) });
+    run.transcript.push({ kind: "user", text: start.message });
   }
 
   /** The run rebuilt from its events, in memory and ready to drive (not yet driven). */
   private async rebuild(runId: string): Promise<Run> {
     const row = await runRow(this.db, runId);
     const events = await this.log.stored(runId);
-    const started = startOf(events);
-    if (!started) throw new DomainError("CONFLICT", "RUN_NOT_STARTED", "This run never got going, so it cannot be continued; start a new one.", { id: runId });
+    if (!startOf(events)) throw new DomainError("CONFLICT", "RUN_NOT_STARTED", "This run never got going, so it cannot be continued; start a new one.", { id: runId });
+    return this.rebuilt(row, events);
+  }
+
+  private rebuilt(row: RunRow, events: RunEvent[]): Run {
+    const started = startOf(events)!;
     const run = new Run(row.id, started.agent, declarationOf(row.declaration), row.startedBy, catalogOf(started), this.deps());
     run.clientSystem = started.system ?? null;
     run.clientCall = started.clientCall ?? null;
@@ -217,103 +399,94 @@ export class Runtime {
     return run;
   }
 
-  /** Listen to the other studio processes sharing the database, where there may be some. */
-  connect(): Promise<void> {
-    return this.others.connect();
-  }
-
-  /** A run waiting on the person that is not in memory (the studio restarted): rebuilt and driven again. */
-  private async resumed(runId: string): Promise<Run> {
-    const live = this.live.get(runId);
-    if (live) return live.run;
-    let pending = this.resuming.get(runId);
-    if (!pending) {
-      pending = (async () => {
-        const row = await runRow(this.db, runId);
-        if (row.status !== "waiting") {
-          throw new DomainError("CONFLICT", "NOT_WAITING", "This run is not waiting for anything; it may have finished or been decided already.", { id: runId });
-        }
-        const run = await this.rebuild(runId);
-        this.launch(run);
-        return run;
-      })().finally(() => this.resuming.delete(runId));
-      this.resuming.set(runId, pending);
-    }
-    return pending;
-  }
-
-  /** Another message in the run's conversation, once it has finished its answer (or failed). */
+  /** Another message in the run's conversation, once it has finished its answer (or failed): stored, then queued. */
   async send(input: { runId: string; message: string; user: Who }): Promise<{ runId: string }> {
     const live = this.live.get(input.runId);
-    if (live) throw busy(input.runId, live.run.status);
+    if (live) throw busy(input.runId, live.run?.status ?? "running");
     const row = await runRow(this.db, input.runId);
     if (row.status === "running" || row.status === "waiting") throw busy(input.runId, row.status);
     const run = await this.rebuild(input.runId);
     if (run.clientCall) throw oneCall(input.runId);
-    if (this.live.has(input.runId)) throw busy(input.runId, "running");
-    run.status = row.status;
-    this.launch(run, async () => {
-      await run.setStatus("running");
-      void run.emit("message", { role: "user", text: input.message, by: person(input.user) });
-      run.transcript.push({ kind: "user", text: input.message });
-    });
+    // Words on the run before it ended (a stop that came as it finished) are not for this message.
+    await clearWords(this.db, input.runId);
+    // The message is stored before the row says running, so whichever process takes the run finds it.
+    void run.emit("message", { role: "user", text: input.message, by: person(input.user) });
+    await run.storedSoFar();
+    await run.setStatus("running");
+    await this.enqueue(input.runId);
     return { runId: input.runId };
   }
 
-  /** The person's decision on a call waiting for approval: once, always in this run, or deny. */
-  async decide(runId: string, callId: string, decision: Decision, user: Who): Promise<{ runId: string; callId: string; decision: Decision }> {
-    if (await this.others.passedOn(runId, { kind: "decide", callId, decision, by: person(user) })) return { runId, callId, decision };
-    const run = await this.resumed(runId);
-    run.settle(callId, "approval", { decision, by: person(user) });
+  /** The run's Run where this process drives it. */
+  private driving(runId: string): Run | null {
+    return this.live.get(runId)?.run ?? null;
+  }
+
+  /**
+   * The person's word: checked against the run as its holder sees it, written, then acted on here when this process
+   * drives the run, else by its holder once told (R-queue-word).
+   */
+  private async say(runId: string, word: Word): Promise<void> {
+    const here = this.driving(runId);
+    if (here && !here.abandoned) {
+      if (word.kind !== "cancel" && !here.awaits(word.callId, word.kind === "decide" ? "approval" : "question")) {
+        // Settling says why there is nothing to decide, in the run's own words.
+        here.settle(word.callId, word.kind === "decide" ? "approval" : "question", word.kind === "decide" ? decisionOf(word) : { answer: word.answer, by: word.by });
+      }
+      const id = await writeWord(this.db, runId, word);
+      const held = this.live.get(runId);
+      if (held) held.lastWord = Math.max(held.lastWord, id);
+      applyWord(here, word);
+      return;
+    }
+    if (word.kind !== "cancel") await checkWaiting(this.db, this.log, runId, word);
+    await writeWord(this.db, runId, word);
+    await this.bus?.word(runId);
+    // The run may have been taken here meanwhile, after its words were read.
+    void this.applyWords([runId]);
+  }
+
+  /** The words written on these runs since this process last looked, applied to those it drives. */
+  private async applyWords(runIds: string[]): Promise<void> {
+    const held = runIds.filter((id) => this.live.get(id)?.run);
+    if (held.length === 0) return;
+    const words = await wordsAfter(this.db, held, (id) => this.live.get(id)?.lastWord ?? 0).catch(() => []);
+    for (const { id, runId, word } of words) {
+      const h = this.live.get(runId);
+      if (!h?.run || id <= h.lastWord) continue;
+      h.lastWord = id;
+      applyWord(h.run, word);
+    }
+  }
+
+  /** The person's decision on a call waiting for approval: once, always in this run, or deny; `note`, beside a plan's (R-tool-io-cards). */
+  async decide(runId: string, callId: string, decision: Decision, user: Who, note?: string): Promise<{ runId: string; callId: string; decision: Decision }> {
+    await this.say(runId, { kind: "decide", callId, decision, by: person(user), ...(note ? { note } : {}) });
     return { runId, callId, decision };
   }
 
   /** The person's reply to ask_user; null when they would rather not answer. */
   async answer(runId: string, callId: string, answer: string | null, user: Who): Promise<{ runId: string; callId: string }> {
-    if (await this.others.passedOn(runId, { kind: "answer", callId, answer, by: person(user) })) return { runId, callId };
-    const run = await this.resumed(runId);
-    run.settle(callId, "question", { answer, by: person(user) });
+    await this.say(runId, { kind: "answer", callId, answer, by: person(user) });
     return { runId, callId };
   }
 
   /**
-   * Stop a run for the person: one going in this process stops where it is and its loop ends it; one waiting on
-   * the person but not in memory (the studio restarted) is ended here. A run that has ended cannot be stopped.
+   * Stop a run for the person: where it is going it stops where it is, and its loop ends it; a run that has ended
+   * cannot be stopped.
    */
   async cancel(runId: string, user: Who): Promise<{ runId: string }> {
-    if (await this.others.passedOn(runId, { kind: "cancel", by: person(user) })) return { runId };
-    await this.resuming.get(runId)?.catch(() => undefined);
-    const live = this.live.get(runId)?.run;
-    const status = live?.status ?? (await runRow(this.db, runId)).status;
+    const status = this.driving(runId)?.status ?? (await runRow(this.db, runId)).status;
     if (status !== "running" && status !== "waiting") throw ended(runId, status);
-    if (live) {
-      live.cancel(person(user));
-      return { runId };
-    }
-    // A decision may have woken the run while its row was read.
-    if (this.live.has(runId) || this.resuming.has(runId)) return this.cancel(runId, user);
-    const stopping = this.stopAtRest(runId, person(user)).finally(() => this.resuming.delete(runId));
-    // Held where resumes are, so a decision arriving meanwhile finds nothing left to decide.
-    this.resuming.set(runId, stopping);
-    await stopping;
+    await this.say(runId, { kind: "cancel", by: person(user) });
     return { runId };
-  }
-
-  /**
-   * A run not in memory, stopped from its events: driven once more, already stopped, so each open call answers
-   * that it was stopped (or lost in the restart) and the loop ends the run as cancelled.
-   */
-  private async stopAtRest(runId: string, by: Person): Promise<Run> {
-    const run = await this.rebuild(runId);
-    run.cancel(by);
-    this.launch(run);
-    await this.idle(runId);
-    return run;
   }
 
   /** The run's events after `lastEventId` (all of them without one), then live ones until the signal aborts. */
   async subscribe(runId: string, lastEventId?: string | null, signal?: AbortSignal): Promise<AsyncGenerator<RunEvent>> {
     await runRow(this.db, runId);
+    // Events another process stores reach this one over the bus, heard once the queue is open.
+    if (this.bus) await this.queue();
     return this.log.subscribe(runId, lastEventId, signal);
   }
 
@@ -326,20 +499,9 @@ export class Runtime {
     return runWithEvents(this.db, this.log, runId);
   }
 
-  /** At start-up: what a stopped process left (recovery.ts), the runs another process drives left alone. */
-  recover(): Promise<{ failed: string[]; waiting: string[] }> {
-    return recover({
-      db: this.db,
-      log: this.log,
-      isLive: (runId) => this.live.has(runId),
-      leftOver: (ids) => this.others.leftOver(ids),
-      rebuild: (runId) => this.rebuild(runId),
-      launch: (run) => this.launch(run),
-    });
-  }
-
-  /** Resolves when the run's loop in this process stops (at once when none is going). */
+  /** Resolves when the run's loop in this process stops (a run queued here first waits to be taken). */
   async idle(runId: string): Promise<void> {
+    await this.expected.get(runId)?.taken;
     await this.live.get(runId)?.loop;
     await this.log.flushed();
   }
@@ -349,12 +511,20 @@ export class Runtime {
     return this.live.has(runId);
   }
 
-  /** Stop every loop of this process without writing anything more, as a process that goes away would. */
+  /**
+   * Stop every loop of this process without writing anything more, as a process that goes away would; the runs it
+   * held go back on the queue at once, for the next process to take.
+   */
   async shutdown(): Promise<void> {
-    await this.others.close();
+    this.closed = true;
+    if (this.sweeper) clearInterval(this.sweeper);
+    const queue = await this.opened?.catch(() => null);
     const loops = [...this.live.values()];
-    for (const { run } of loops) run.abandon();
+    for (const { run } of loops) run?.abandon();
     await Promise.allSettled(loops.map((l) => l.loop));
+    for (const e of this.expected.values()) e.resolve();
     await this.log.flushed();
+    await queue?.stop();
+    await this.bus?.close();
   }
 }

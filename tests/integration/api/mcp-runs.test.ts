@@ -50,7 +50,8 @@ describe("a run of one client call", () => {
     await s.database.close();
     s.database = await openDatabase({ dataDir: s.dataDir });
     s.runtime = new Runtime({ db: s.database.db, tree: s.tree, dataDir: s.dataDir, modelRetries: 0 });
-    expect(await s.runtime.recover()).toEqual({ failed: [], waiting: [runId] });
+    await s.runtime.connect();
+    expect(s.runtime.isLive(runId)).toBe(true);
 
     await s.runtime.decide(runId, callId, "once", ANN);
     expect((await settled(s, runId)).status).toBe("done");

@@ -176,9 +176,10 @@ describe("stopping after a restart", () => {
     await s.database.close();
     s.database = await openDatabase({ dataDir: s.dataDir });
     s.runtime = new Runtime({ db: s.database.db, tree: s.tree, dataDir: s.dataDir, modelRetries: 0 });
-    expect((await s.runtime.recover()).waiting).toEqual([runId]);
+    await s.runtime.connect();
 
     await s.runtime.cancel(runId, ANN);
+    await s.runtime.idle(runId);
     expect(s.runtime.isLive(runId)).toBe(false);
     const { run, events } = await s.runtime.get(runId);
     expect(run).toMatchObject({ status: "cancelled", error: null, tokensIn: 10, tokensOut: 5 });

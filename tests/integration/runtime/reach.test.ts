@@ -282,7 +282,8 @@ describe("a restart while a tree tool waits on the person", () => {
     await s.database.close();
     s.database = await openDatabase({ dataDir: s.dataDir });
     s.runtime = new Runtime({ db: s.database.db, tree: s.tree, dataDir: s.dataDir, modelRetries: 0 });
-    expect((await s.runtime.recover()).waiting).toEqual([runId]);
+    await s.runtime.connect();
+    expect(s.runtime.isLive(runId)).toBe(true);
     await s.runtime.decide(runId, first.callId, "always", ANN);
     const second = await waitForEvent(s.runtime, runId, "approval_requested", (a) => a.callId !== first.callId);
     await s.runtime.decide(runId, second.callId, "once", ANN);
@@ -302,7 +303,7 @@ describe("a restart while a tree tool waits on the person", () => {
     await s.database.close();
     s.database = await openDatabase({ dataDir: s.dataDir });
     s.runtime = new Runtime({ db: s.database.db, tree: s.tree, dataDir: s.dataDir, modelRetries: 0 });
-    expect(await s.runtime.recover()).toEqual({ failed: [], waiting: [] });
+    await s.runtime.connect();
     expect((await settled(s, runId)).status).toBe("done");
     expect(dataOf(await s.events(runId), "tool_result")[0]).toMatchObject({ outcome: "failed", text: RESTARTED });
   });

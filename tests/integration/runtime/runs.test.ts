@@ -7,7 +7,8 @@ import path from "node:path";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
-import { Runtime, RESTARTED_DURING_RUN, type RunEvent } from "@/server/runtime";
+import { Runtime, type RunEvent } from "@/server/runtime";
+import { RESTARTED } from "@/server/runtime/dispatch";
 import { createSecret } from "@/server/secrets/store";
 import { call, failure, offeredTools, text, toolMessages } from "@/tests/support/loopback-model";
 import { ANN, dataOf, settled, studio, waitForEvent, type Studio } from "./setup";
@@ -245,7 +246,9 @@ describe("restarts", () => {
     await s.database.close();
     s.database = await openDatabase({ dataDir: s.dataDir });
     s.runtime = new Runtime({ db: s.database.db, tree: s.tree, dataDir: s.dataDir, modelRetries: 0 });
-    expect(await s.runtime.recover()).toEqual({ failed: [], waiting: [runId] });
+    // The stopped process gave the run's job back: the next one takes it and waits on (R-queue-lease).
+    await s.runtime.connect();
+    expect(s.runtime.isLive(runId)).toBe(true);
     // The run's row says so a moment after the approval event is out: the event is what a watcher waits on.
     await expect.poll(async () => (await s.runtime.get(runId)).run.status, { timeout: 10_000 }).toBe("waiting");
 
@@ -260,20 +263,21 @@ describe("restarts", () => {
     expect(dataOf(events, "message").at(-1)).toMatchObject({ role: "assistant", text: "Done after the restart." });
   });
 
-  it("fails a run that was running when the studio restarted, with one sentence", async () => {
+  it("goes on in the next process when the studio restarted mid-run: the call in flight answers that its result is unknown (R-queue-lease)", async () => {
     const agent = await s.agent({ tools: [{ entry: "tools/notes.py#notes__slow" }] });
-    s.model.reply(call("notes__slow", { seconds: 3 }), text("never"));
+    s.model.reply(call("notes__slow", { seconds: 3 }), text("Checked after the restart."));
     const { runId } = await s.runtime.start({ agentId: agent, message: "Take your time.", user: ANN });
     await waitForEvent(s.runtime, runId, "tool_started");
     await s.runtime.shutdown();
     await s.database.close();
     s.database = await openDatabase({ dataDir: s.dataDir });
     s.runtime = new Runtime({ db: s.database.db, tree: s.tree, dataDir: s.dataDir, modelRetries: 0 });
-    expect((await s.runtime.recover()).failed).toEqual([runId]);
-    const { run, events } = await s.runtime.get(runId);
-    expect(run).toMatchObject({ status: "failed", error: RESTARTED_DURING_RUN });
-    expect(RESTARTED_DURING_RUN).toBe("The studio restarted during this run.");
-    expect(dataOf(events, "status").at(-1)).toEqual({ status: "failed", error: RESTARTED_DURING_RUN });
-    expect(dataOf(events, "tool_result")).toEqual([]);
+    await s.runtime.connect();
+    const run = await settled(s, runId);
+    expect(run).toMatchObject({ status: "done", error: null });
+    const events = await s.events(runId);
+    expect(dataOf(events, "tool_result")).toEqual([expect.objectContaining({ outcome: "failed", text: RESTARTED })]);
+    expect(dataOf(events, "message").at(-1)).toMatchObject({ role: "assistant", text: "Checked after the restart." });
+    expect(dataOf(events, "run_started")).toHaveLength(1);
   });
 });

@@ -244,7 +244,7 @@ describe("a specialist's approvals in the asking run (R-spec-approvals)", () => 
     await s.database.close();
     s.database = await openDatabase({ dataDir: s.dataDir });
     s.runtime = new Runtime({ db: s.database.db, tree: s.tree, dataDir: s.dataDir, modelRetries: 0, retryMs: 10 });
-    expect((await s.runtime.recover()).waiting).toEqual([]);
+    await s.runtime.connect();
     expect((await settled(s, childId)).status).toBe("cancelled");
     expect(dataOf(await s.events(childId), "cancelled")[0]!.by.name).toBe("the studio's restart");
     expect((await settled(s, runId)).status).toBe("done");

@@ -1,0 +1,200 @@
+// Runs driven as pg-boss jobs (R-queue-job): one job per run, on a queue whose policy lets a run have one job queued
+// or active at a time. A process takes jobs as it has room and holds each run under a heartbeat lease, refreshed for
+// all its runs in one statement; a holder that dies stops refreshing, pg-boss's supervisor fails the job once the
+// lease lapses, and the next process that asks takes it (R-queue-lease). On the embedded database pg-boss runs over
+// the same PGlite through its PGlite backend, in the one process. Edit when what a run's job is or how long a lease
+// lasts changes; what a taken run does is runtime.ts's.
+import type { PGlite } from "@electric-sql/pglite";
+import type { Pool } from "pg";
+import { PgBoss, fromPglite, type ConstructorOptions, type Db as IDatabase, type Job } from "pg-boss";
+import type { Db } from "@/db/client";
+
+export const RUN_QUEUE = "quiver-runs";
+/** A holder silent this long has lost its runs: pg-boss's shortest heartbeat. */
+export const LEASE_SECONDS = 10;
+/** How often a holder refreshes its leases (well inside the lease, so one slow refresh loses nothing). */
+const REFRESH_MS = 3_000;
+/** How often an idle process asks for jobs; starting a run in this process asks at once. */
+const POLL_MS = 1_000;
+/** How often pg-boss's supervisor looks for lapsed leases. */
+const SUPERVISE_SECONDS = 2;
+/** Jobs taken in one fetch. */
+const BATCH = 20;
+/** A run whose holders died this many times in a row is left to the start-up sweep (R-queue-sweep). */
+const RETRIES = 50;
+
+/** What a job carries: the run, and for a run that has not begun, what it starts with (R-queue-start). */
+export type RunJob<Start = unknown> = { runId: string; start?: Start };
+
+/** What the queue needs of the runtime that drives the runs it takes. */
+export type Taker<Start> = {
+  /** This process now holds the run: drive it, then call done() or release(); resolves once the run is ready to drive. */
+  take(job: RunJob<Start>): Promise<void>;
+  /** The lease lapsed while this process still drove the run (it was paused or cut off): stop without writing. */
+  lost(runId: string): void;
+  /** How many more runs this process can drive now. */
+  room(): number;
+  /** Each refresh: the runs held here, so a word whose wake-up was missed is still applied (R-queue-word). */
+  refreshed?(runIds: string[]): void;
+};
+
+type Held = { id: string; retryCount: number };
+
+/** pg-boss over the studio's own connection: PGlite through its backend, PostgreSQL through the studio's pool. */
+function adapter(db: Db): { db: IDatabase; backend: ConstructorOptions["backend"] } {
+  const client = (db as unknown as { $client: PGlite | Pool }).$client;
+  if ("exec" in client && typeof client.exec === "function") return { db: fromPglite(client), backend: "pglite" };
+  const pool = client as Pool;
+  return {
+    backend: "postgres",
+    db: {
+      // A statement with no parameters may be several (pg-boss's locked blocks): their rows are read together.
+      async executeSql(text: string, values?: unknown[]) {
+        const result = (await pool.query(text, values)) as unknown as { rows: unknown[] } | { rows: unknown[] }[];
+        return Array.isArray(result) ? { rows: result.flatMap((r) => r.rows ?? []) } : result;
+      },
+    },
+  };
+}
+
+export class RunQueue<Start = unknown> {
+  private readonly held = new Map<string, Held>();
+  private taker: Taker<Start> | null = null;
+  private poll: NodeJS.Timeout | null = null;
+  private refresh: NodeJS.Timeout | null = null;
+  private passing: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+
+  private constructor(private readonly boss: PgBoss) {}
+
+  /** pg-boss started on the studio's database and the run queue made; `supervise` where this process takes runs. */
+  static async open<Start>(db: Db, options: { supervise: boolean }): Promise<RunQueue<Start>> {
+    const boss = new PgBoss({
+      ...adapter(db),
+      supervise: options.supervise,
+      superviseIntervalSeconds: SUPERVISE_SECONDS,
+      monitorIntervalSeconds: SUPERVISE_SECONDS,
+      schedule: false,
+      registerInstance: false,
+    });
+    // pg-boss reports a failed background statement as an event; unheard, Node would treat it as a crash.
+    boss.on("error", (err: Error) => console.error(`[quiver] the run queue: ${err.message}`));
+    await boss.start();
+    if (!(await boss.getQueue(RUN_QUEUE))) {
+      await boss
+        .createQueue(RUN_QUEUE, {
+          policy: "exclusive",
+          heartbeatSeconds: LEASE_SECONDS,
+          // A run waiting for a person may wait for days: only the heartbeat bounds a holder.
+          expireInSeconds: 24 * 60 * 60,
+          retryLimit: RETRIES,
+          retryDelay: 0,
+          deleteAfterSeconds: 24 * 60 * 60,
+        })
+        // Another process made it at the same moment.
+        .catch(async (err: Error) => {
+          if (!(await boss.getQueue(RUN_QUEUE))) throw err;
+        });
+    }
+    return new RunQueue<Start>(boss);
+  }
+
+  /** The run's job; false when it has one queued or held already (its policy allows one). */
+  async enqueue(job: RunJob<Start>): Promise<boolean> {
+    return (await this.boss.send(RUN_QUEUE, job, { singletonKey: job.runId })) !== null;
+  }
+
+  /** A job for each of these runs that has none, in one statement. */
+  async enqueueAll(runIds: string[]): Promise<void> {
+    if (runIds.length === 0) return;
+    await this.boss.insert(RUN_QUEUE, runIds.map((runId) => ({ data: { runId }, singletonKey: runId })));
+  }
+
+  /** Take jobs from now on, as the taker has room; resolves after the first look, so runs waiting are taken by then. */
+  async startTaking(taker: Taker<Start>): Promise<void> {
+    this.taker = taker;
+    this.poll = setInterval(() => this.wake(), POLL_MS);
+    this.refresh = setInterval(() => void this.refreshLeases(), REFRESH_MS);
+    this.poll.unref();
+    this.refresh.unref();
+    await this.wake();
+  }
+
+  /** Look for jobs now (a run was just enqueued here, or a run ended and left room). */
+  wake(): Promise<void> {
+    if (!this.taker || this.stopped) return Promise.resolve();
+    if (this.passing) {
+      this.again = true;
+      return this.passing;
+    }
+    this.passing = (async () => {
+      try {
+        do {
+          this.again = false;
+          const room = Math.min(BATCH, this.taker!.room());
+          if (room <= 0 || this.stopped) break;
+          const jobs: Job<RunJob<Start>>[] = await this.boss.fetch<RunJob<Start>>(RUN_QUEUE, { batchSize: room });
+          for (const job of jobs) this.held.set(job.data.runId, { id: job.id, retryCount: job.retryCount });
+          // Each run rebuilt before the next look: by then a decision on it finds it waiting here.
+          await Promise.all(jobs.map((job) => this.taker!.take(job.data)));
+          if (jobs.length === room) this.again = true;
+        } while (this.again && !this.stopped);
+      } catch (err) {
+        if (!this.stopped) console.error(`[quiver] taking runs from the queue failed: ${(err as Error).message}`);
+      } finally {
+        this.passing = null;
+      }
+    })();
+    return this.passing;
+  }
+
+  /** Every lease this process holds, refreshed in one statement; a lease found lapsed is the taker's to drop. */
+  private async refreshLeases(): Promise<void> {
+    if (this.held.size === 0 || this.stopped) return;
+    const held = [...this.held.entries()];
+    try {
+      const touched = (await this.boss.touch(RUN_QUEUE, held.map(([, h]) => h))) as { settled?: string[] };
+      const kept = new Set(touched.settled ?? []);
+      for (const [runId, h] of held) {
+        if (kept.has(h.id) || this.held.get(runId) !== h) continue;
+        this.held.delete(runId);
+        this.taker?.lost(runId);
+      }
+      this.taker?.refreshed?.([...this.held.keys()]);
+    } catch (err) {
+      // A refresh that could not run says nothing about the leases; the next one tries again.
+      if (!this.stopped) console.error(`[quiver] refreshing the run leases failed: ${(err as Error).message}`);
+    }
+  }
+
+  holds(runId: string): boolean {
+    return this.held.has(runId);
+  }
+
+  /** The run's loop ended here: its job is done (only the attempt this process holds). */
+  async done(runId: string): Promise<void> {
+    const held = this.held.get(runId);
+    if (!held) return;
+    this.held.delete(runId);
+    await this.boss.complete(RUN_QUEUE, held).catch((err: Error) => console.error(`[quiver] closing a run's job failed: ${err.message}`));
+    void this.wake();
+  }
+
+  /** This process stops driving the run with the run unfinished: the job goes back for the next process at once. */
+  async release(runId: string): Promise<void> {
+    const held = this.held.get(runId);
+    if (!held) return;
+    this.held.delete(runId);
+    await this.boss.fail(RUN_QUEUE, held, { reason: "released" }).catch(() => undefined);
+  }
+
+  /** Take nothing more; the jobs still held go back (release them first) or lapse. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.poll) clearInterval(this.poll);
+    if (this.refresh) clearInterval(this.refresh);
+    await this.passing;
+    await this.boss.stop({ graceful: false, close: false }).catch(() => undefined);
+  }
+}
