@@ -34,7 +34,9 @@ export function ProjectFilesList({
                 type="button"
                 onClick={() => onOpen(name)}
                 aria-current={name === active ? "page" : undefined}
-                title={missing ? `${name} is not there yet: open it and save to create it` : name}
+                title={[missing ? `${name} is not there yet: open it and save to create it` : name, unsaved.has(name) ? "unsaved edits" : ""]
+                  .filter(Boolean)
+                  .join("; ")}
                 className={`flex w-full items-center gap-2 px-3 py-1 text-left font-mono text-xs ${
                   name === active
                     ? "bg-accent-soft text-accent dark:bg-zinc-800 dark:text-zinc-50"
@@ -42,8 +44,9 @@ export function ProjectFilesList({
                 } ${missing ? "text-zinc-400" : ""}`}
               >
                 <span className="min-w-0 flex-1 truncate">{name}</span>
-                {unsaved.has(name) ? <span className="text-zinc-400" title="Unsaved edits">●</span> : null}
-                {missing ? <span className="font-sans text-[10px] uppercase tracking-wide">new</span> : null}
+                {/* The markers stay out of the button's name (the file's), and the title describes them. */}
+                {unsaved.has(name) ? <span aria-hidden className="text-zinc-400">●</span> : null}
+                {missing ? <span aria-hidden className="font-sans text-[10px] uppercase tracking-wide">new</span> : null}
               </button>
             </li>
           );
