@@ -30,8 +30,14 @@ export const decisionBody = z
   .object({
     callId,
     decision: z.enum(apiDecisions).meta({
-      description: "approve_once runs this call; approve_always_in_run also runs every later call of the operation in this run without asking; deny refuses it, and the model is told so.",
+      description:
+        "approve_once runs this call; approve_always_in_run also runs every later call of the operation in this run without asking; deny refuses it, and the model is told so. For a tool's own request (an approval whose kind is plan, shell or write): approve_once approves it, deny refuses it, and approve_always_in_run on a write allows every later write of the same path in this run.",
     }),
+    note: text()
+      .trim()
+      .max(10_000)
+      .optional()
+      .meta({ description: "What the person says beside the decision; a tool that asked for approval of its plan reads it.", example: "Skip step 3." }),
   })
   .strict()
   .meta({ id: "DecisionRequest" });
@@ -103,25 +109,40 @@ const call = z
     parent: z.string().nullable().meta({ description: "A call a tree tool made while it ran: that tool's call id." }),
     state: z.enum(["pending", "waiting_for_approval", "waiting_for_answer", "running", "finished"]),
     decision: z
-      .object({ decision: z.enum(apiDecisions), by: person })
+      .object({ decision: z.enum(apiDecisions), by: person, note: z.string().nullable() })
       .nullable()
       .meta({ description: "The person's decision, where the call asked for one." }),
     result: result.nullable(),
   })
   .meta({ id: "Call" });
 
+/** What a wait is about: the call itself, or a decision its tool asked while it ran (ctx.io). */
+const parent = z.string().nullable().meta({ description: "For a tool's own request (kind other than call): the id of the tool's call that asked it." });
+
 const approval = z
   .object({
-    callId: z.string(),
+    callId: z.string().meta({ description: "The id to decide with: the call's, or the tool's request's own (`<call>/io-<n>`)." }),
+    kind: z.enum(["call", "plan", "shell", "write"]).meta({
+      description: "call: the call asks before it runs; plan, shell, write: a running tool asks (ctx.io) to go on with its plan, run a command, or write a file.",
+    }),
+    parent,
     operation: z.string(),
     title: z.string(),
-    args: z.record(z.string(), z.unknown()),
+    args: z.record(z.string(), z.unknown()).meta({ description: "The call's arguments; for a tool's request its fields: plan; command and reason; path and summary." }),
     reason: z.string().meta({ description: "Why it asks, in a sentence." }),
-    grantable: z.boolean().meta({ description: "false: only approve_once or deny apply (the call hook asked about these arguments)." }),
+    grantable: z.boolean().meta({ description: "false: only approve_once or deny apply (the call hook asked about these arguments, or a tool's plan or command)." }),
   })
   .meta({ id: "WaitingApproval" });
 
-const question = z.object({ callId: z.string(), question: z.string(), choices: z.array(z.string()) }).meta({ id: "WaitingQuestion" });
+const question = z
+  .object({
+    callId: z.string(),
+    kind: z.enum(["call", "ask"]).meta({ description: "call: the call's own question (ask_user, ctx.ask); ask: a running tool's ctx.io.ask, with an id of its own." }),
+    parent,
+    question: z.string(),
+    choices: z.array(z.string()),
+  })
+  .meta({ id: "WaitingQuestion" });
 
 export const runView = z
   .object({

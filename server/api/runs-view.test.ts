@@ -44,8 +44,10 @@ describe("a run's calls", () => {
     ];
     const asked = viewOf(RUN, events);
     expect(asked.calls.map((c) => [c.callId, c.state])).toEqual([["a", "waiting_for_approval"], ["b", "waiting_for_answer"]]);
-    expect(asked.waiting.approvals).toEqual([{ callId: "a", operation: "notes__write", title: "Write", args: { subject: "a" }, reason: "Needs approval.", grantable: false }]);
-    expect(asked.waiting.questions).toEqual([{ callId: "b", question: "Which?", choices: ["x", "y"] }]);
+    expect(asked.waiting.approvals).toEqual([
+      { callId: "a", kind: "call", parent: null, operation: "notes__write", title: "Write", args: { subject: "a" }, reason: "Needs approval.", grantable: false },
+    ]);
+    expect(asked.waiting.questions).toEqual([{ callId: "b", kind: "call", parent: null, question: "Which?", choices: ["x", "y"] }]);
     expect(asked.messages.map((m) => [m.role, m.callIds])).toEqual([["user", []], ["assistant", ["a", "b"]]]);
 
     const decided = viewOf(RUN, [
@@ -60,6 +62,31 @@ describe("a run's calls", () => {
     const done = viewOf({ ...RUN, status: "done" }, [...events, result("a", "wrote a", "/data/cut/abc.txt")]);
     expect(done.calls[0]).toMatchObject({ state: "finished", result: { outcome: "ok", text: "wrote a", truncated: true } });
     expect(JSON.stringify(done)).not.toContain("/data/cut");
+  });
+
+  it("R-tool-io-cards: lists a tool's own requests with their kind under its call, and drops them when the call ends unanswered", () => {
+    const events = [
+      call("t", "desk__publish"),
+      event("tool_started", { callId: "t", operation: "desk__publish", attempt: 1, timeoutS: 25 }),
+      event("approval_requested", {
+        callId: "t/io-1",
+        parent: "t",
+        operation: "desk__publish",
+        title: "Write a file",
+        args: { path: "a.md", summary: "" },
+        reason: "Publish asks to write a.md.",
+        grantable: true,
+        io: { kind: "write", path: "a.md", summary: "" },
+      }),
+      event("question_asked", { callId: "t/io-2", parent: "t", question: "Which?", choices: ["x"], io: { kind: "ask" } }),
+    ];
+    const asked = viewOf(RUN, events);
+    expect(asked.waiting.approvals).toEqual([expect.objectContaining({ callId: "t/io-1", kind: "write", parent: "t", args: { path: "a.md", summary: "" } })]);
+    expect(asked.waiting.questions).toEqual([{ callId: "t/io-2", kind: "ask", parent: "t", question: "Which?", choices: ["x"] }]);
+    // The tool's requests are not calls of their own: the call runs while they wait.
+    expect(asked.calls.map((c) => [c.callId, c.state])).toEqual([["t", "running"]]);
+    const ended = viewOf(RUN, [...events, result("t", "stopped")]);
+    expect(ended.waiting).toEqual({ approvals: [], questions: [] });
   });
 
   it("waits on nothing once the run has ended, though a question was never answered", () => {

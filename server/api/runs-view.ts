@@ -29,6 +29,8 @@ export function viewOf(run: RunSummary, events: readonly RunEvent[]): RunView {
   const closeWaits = (callId: string) => {
     approvals.delete(callId);
     questions.delete(callId);
+    // A tool's own requests (ctx.io) end with its call, answered or not.
+    for (const [id, wait] of [...approvals, ...questions]) if (wait.parent === callId) closeWaits(id);
   };
   for (const event of events) {
     lastEventId = event.id;
@@ -49,7 +51,8 @@ export function viewOf(run: RunSummary, events: readonly RunEvent[]): RunView {
       }
       case "approval_requested": {
         const a = data<"approval_requested">(event);
-        approvals.set(a.callId, { callId: a.callId, operation: a.operation, title: a.title, args: a.args, reason: a.reason, grantable: a.grantable !== false });
+        const kind = a.io && a.io.kind !== "ask" ? a.io.kind : "call";
+        approvals.set(a.callId, { callId: a.callId, kind, parent: a.parent ?? null, operation: a.operation, title: a.title, args: a.args, reason: a.reason, grantable: a.grantable !== false });
         setState(calls, a.callId, "waiting_for_approval");
         break;
       }
@@ -57,13 +60,13 @@ export function viewOf(run: RunSummary, events: readonly RunEvent[]): RunView {
         const d = data<"approval_decided">(event);
         closeWaits(d.callId);
         const call = calls.get(d.callId);
-        if (call) call.decision = { decision: API_DECISION[d.decision], by: d.by };
+        if (call) call.decision = { decision: API_DECISION[d.decision], by: d.by, note: d.note ?? null };
         setState(calls, d.callId, "pending");
         break;
       }
       case "question_asked": {
         const q = data<"question_asked">(event);
-        questions.set(q.callId, { callId: q.callId, question: q.question, choices: q.choices });
+        questions.set(q.callId, { callId: q.callId, kind: q.io ? "ask" : "call", parent: q.parent ?? null, question: q.question, choices: q.choices });
         setState(calls, q.callId, "waiting_for_answer");
         break;
       }

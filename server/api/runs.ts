@@ -64,7 +64,7 @@ export const continueRun = keyRoute(sendMessageSpec, async ({ key, db, params, b
 
 export const decideCall = keyRoute(decideSpec, async ({ key, db, params, body }) => {
   const { agentId } = await runOfKey(db, key, params.id);
-  await (await studioRuntime()).decide(params.id, body.callId, DECISION[body.decision], key.who);
+  await (await studioRuntime()).decide(params.id, body.callId, DECISION[body.decision], key.who, body.note);
   await recordKeyUse(db, key, { action: `run.decide.${body.decision}`, agentId, runId: params.id });
   return { runId: params.id, callId: body.callId, decision: body.decision };
 });

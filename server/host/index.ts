@@ -5,4 +5,5 @@ export { hostFor, closeAll, type Host, type HostStatus } from "./supervisor";
 export { installDeps, type DepsSummary, type DepsOptions } from "./deps";
 export { HostError, MAX_TIMEOUT_S, type CallOptions, type StudioRequest } from "./client";
 export type { HostOptions } from "./command";
+export type { IoKind, IoRequest } from "./io-protocol";
 export { resultText, type CallResult, type Catalog, type CatalogFile, type CatalogTool, type Content, type HookCall, type HookDecision, type Image, type Outcome, type Progress, type SecretCheck } from "./protocol";

@@ -16,7 +16,7 @@ export type ParentLink = { runId: string; callId: string; lane: SerialLane };
 
 export type SpecialistRuntime = {
   start(input: { agentId: string; message: string; user: { id: string; name?: string | null }; via?: Via; parent?: ParentLink }): Promise<{ runId: string }>;
-  decide(runId: string, callId: string, decision: Decision, user: Person): Promise<unknown>;
+  decide(runId: string, callId: string, decision: Decision, user: Person, note?: string): Promise<unknown>;
   answer(runId: string, callId: string, answer: string | null, user: Person): Promise<unknown>;
   cancel(runId: string, user: Person): Promise<unknown>;
   subscribe(runId: string, lastEventId: string | null, signal: AbortSignal): Promise<AsyncGenerator<RunEvent>>;

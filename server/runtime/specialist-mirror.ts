@@ -65,13 +65,14 @@ export class SpecialistMirror {
       case "approval_requested":
       case "question_asked": {
         const data = event.data as EventData["approval_requested"] | EventData["question_asked"];
-        this.relay(event.type, { ...data, callId: this.id(data.callId) } as never);
+        // A request a specialist's tool made (ctx.io) stays under that tool's mirrored card.
+        this.relay(event.type, { ...data, callId: this.id(data.callId), ...(data.parent ? { parent: this.id(data.parent) } : {}) } as never);
         this.open(this.id(data.callId), data.callId, event.type === "approval_requested" ? "approval" : "question");
         return null;
       }
       case "approval_decided": {
         const data = event.data as EventData["approval_decided"];
-        this.closed(this.id(data.callId), { decision: data.decision, by: data.by });
+        this.closed(this.id(data.callId), { decision: data.decision, by: data.by, ...(data.note ? { note: data.note } : {}) });
         this.relay("approval_decided", { ...data, callId: this.id(data.callId) });
         return null;
       }
@@ -130,7 +131,7 @@ export class SpecialistMirror {
     if (!wait) return;
     this.waits.delete(id);
     try {
-      if ("decision" in answer) await this.runtime.decide(this.childId, wait.childCallId, answer.decision, answer.by);
+      if ("decision" in answer) await this.runtime.decide(this.childId, wait.childCallId, answer.decision, answer.by, answer.note);
       else await this.runtime.answer(this.childId, wait.childCallId, answer.answer, answer.by);
     } catch (err) {
       // Decided in its own run meanwhile, or stopped: nothing is left to pass on.

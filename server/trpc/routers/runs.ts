@@ -25,8 +25,8 @@ export const runsRouter = router({
   cancel: builderProcedure.input(z.object({ runId })).mutation(async ({ input, ctx }) => (await studioRuntime()).cancel(input.runId, ctx.user)),
 
   decide: builderProcedure
-    .input(z.object({ runId, callId, decision: z.enum(["once", "always", "deny"]) }))
-    .mutation(async ({ input, ctx }) => (await studioRuntime()).decide(input.runId, input.callId, input.decision, ctx.user)),
+    .input(z.object({ runId, callId, decision: z.enum(["once", "always", "deny"]), note: text().trim().max(10_000).optional() }))
+    .mutation(async ({ input, ctx }) => (await studioRuntime()).decide(input.runId, input.callId, input.decision, ctx.user, input.note)),
 
   answer: builderProcedure
     .input(z.object({ runId, callId, answer: text().max(10_000).nullable() }))

@@ -121,7 +121,15 @@ describe("the routes", () => {
       const extra = { ...(route.example!.body as object), unexpected: 1 };
       expect(validate(extra), route.operationId).toBe(route.body!.safeParse(extra).success);
     }
-    const decision = doc.components.schemas.DecisionRequest as { properties: { decision: { enum: string[] } } };
+    const decision = doc.components.schemas.DecisionRequest as { properties: { decision: { enum: string[] }; note: { type: string } } };
     expect(decision.properties.decision.enum).toEqual(["approve_once", "approve_always_in_run", "deny"]);
+    expect(decision.properties.note.type).toBe("string");
+  });
+
+  it("R-tool-io-cards: a waiting approval and question say their kind, so a client knows a tool's own request from a call's", () => {
+    const kinds = (name: string) => (doc.components.schemas[name] as { properties: { kind: { enum: string[] } }; required: string[] });
+    expect(kinds("WaitingApproval").properties.kind.enum).toEqual(["call", "plan", "shell", "write"]);
+    expect(kinds("WaitingQuestion").properties.kind.enum).toEqual(["call", "ask"]);
+    expect(kinds("WaitingApproval").required).toEqual(expect.arrayContaining(["kind", "parent"]));
   });
 });

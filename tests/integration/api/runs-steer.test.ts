@@ -146,7 +146,7 @@ describe("questions, conversation and stopping", () => {
     const runId = await start("Pick one.");
     const asked = await next(runId, "question_asked");
     await next(runId, "status", asked.id);
-    expect((await getRun(runId)).waiting.questions).toEqual([{ callId: callIdOf(asked), question: "Which one?", choices: [] }]);
+    expect((await getRun(runId)).waiting.questions).toEqual([{ callId: callIdOf(asked), kind: "call", parent: null, question: "Which one?", choices: [] }]);
     const busy = await call(api(`/runs/${runId}/messages`), { key, body: { message: "Hello?" } });
     expect(busy.status).toBe(409);
     expect(busy.json!.error).toMatchObject({ code: "RUN_BUSY", message: expect.stringContaining("waiting for an approval or an answer") });
