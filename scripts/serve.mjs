@@ -35,7 +35,16 @@ try {
   process.exit(1);
 }
 
+// A worker drives runs and serves nothing but its health, which says whether it started (R-queue-role).
+const workerOnly = process.env.QUIVER_ROLE === "worker";
+const WORKER_ONLY = "This studio process is a worker (QUIVER_ROLE=worker): it drives runs and answers only /api/health.";
+
 const server = http.createServer((req, res) => {
+  if (workerOnly && (req.url ?? "").split("?")[0] !== "/api/health") {
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end(JSON.stringify({ message: WORKER_ONLY }));
+    return;
+  }
   req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
   handle(req, res).catch((err) => {
     console.error(`[quiver] ${req.method} ${req.url}: ${err.message}`);

@@ -43,6 +43,13 @@ describe("parseEnv", () => {
     ]);
   });
 
+  it("R-queue-role: takes QUIVER_ROLE, all by default, and refuses web or worker without a shared database", () => {
+    expect(parseEnv({}).role).toBe("all");
+    expect(parseEnv({ QUIVER_ROLE: "worker", DATABASE_URL: "postgres://u:p@db/quiver" }).role).toBe("worker");
+    expect(() => parseEnv({ QUIVER_ROLE: "web" })).toThrow(/QUIVER_ROLE=web needs DATABASE_URL/);
+    expect(() => parseEnv({ QUIVER_ROLE: "both", DATABASE_URL: "postgres://u:p@db/quiver" })).toThrow(/QUIVER_ROLE must be all, web or worker/);
+  });
+
   it("refuses a trusted proxy that is not an address or a range, saying which setting is wrong", () => {
     for (const value of ["proxy.internal", "10.0.0.0/33", "10.0.0.1/8/1", "::1/129"]) {
       expect(() => parseEnv({ QUIVER_TRUSTED_PROXIES: value })).toThrow(/QUIVER_TRUSTED_PROXIES must list IP addresses/);

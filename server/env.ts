@@ -76,6 +76,11 @@ export function parseEnv(source: Record<string, string | undefined>, cwd = proce
   if (!!v.QUIVER_ADMIN_EMAIL !== !!v.QUIVER_ADMIN_PASSWORD) {
     throw new ConfigError("Quiver's configuration is invalid: set QUIVER_ADMIN_EMAIL and QUIVER_ADMIN_PASSWORD together, or neither.");
   }
+  if (v.QUIVER_ROLE !== "all" && !v.DATABASE_URL) {
+    throw new ConfigError(
+      `Quiver's configuration is invalid: QUIVER_ROLE=${v.QUIVER_ROLE} needs DATABASE_URL, since processes of one studio share its database; the embedded one opens in one process only, which must be all.`,
+    );
+  }
   return {
     nodeEnv: v.NODE_ENV,
     port: v.PORT,

@@ -9,7 +9,7 @@ import { ConfigError, env } from "./env";
 import { reportUnexpected } from "./error-report";
 import { closeAll } from "./host";
 import { closeMcpServers } from "./mcp/pool";
-import { studioRuntime } from "./runtime";
+import { stopStudioRuntime, studioRuntime } from "./runtime";
 import { prepareKey, StudioKeyError } from "./secrets/key";
 import { markStartupDone, markStartupFailed } from "./startup-state";
 import { startStudioScheduler, stopStudioScheduler } from "./triggers";
@@ -19,14 +19,14 @@ export async function startStudio(): Promise<void> {
   try {
     const { db, kind } = await startDatabase();
     await prepareKey(db, env());
-    await recordAudit(db, { actor: "studio", action: "studio.started", detail: { db: kind, pid: process.pid } });
+    await recordAudit(db, { actor: "studio", action: "studio.started", detail: { db: kind, pid: process.pid, role: env().role } });
     await createOwnerFromEnv(db);
     markStartupDone();
-    // Runs left "running" by a stopped studio are failed now, and those waiting for approval wait on.
+    // This process's part of the run queue, as QUIVER_ROLE says: runs a stopped process held are taken over (R-queue-role).
     await studioRuntime().catch((err: Error) => console.error(`[quiver] the runtime did not start: ${err.message}`));
     // Ticks missed while no studio was up are run once or skipped now, as each schedule says (R-trigger-schedule-catch-up).
     await startStudioScheduler().catch((err: Error) => console.error(`[quiver] the scheduler did not start: ${err.message}`));
-    console.log(`[quiver] database ready (${kind}); tools from ${env().toolsDir}`);
+    console.log(`[quiver] database ready (${kind}); tools from ${env().toolsDir}; role ${env().role}`);
   } catch (err) {
     // Keep serving so /api/health can say what is wrong instead of a bare 500 (R-ops-instrumentation).
     const error = err instanceof Error ? err : new Error(String(err));
@@ -61,8 +61,8 @@ function installShutdown(): void {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    console.log(`[quiver] ${signal}: stopping the scheduler, the tool hosts and MCP servers and closing the database`);
-    Promise.allSettled([stopStudioScheduler(), closeAll(), closeMcpServers()])
+    console.log(`[quiver] ${signal}: stopping the scheduler, the runs, the tool hosts and MCP servers and closing the database`);
+    Promise.allSettled([stopStudioScheduler(), stopStudioRuntime(), closeAll(), closeMcpServers()])
       .then(() => closeDatabase())
       .catch((err: Error) => console.error(`[quiver] closing the database failed: ${err.message}`))
       .finally(() => process.exit(0));

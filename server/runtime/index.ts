@@ -30,6 +30,12 @@ export function studioRuntime(): Promise<Runtime> {
   return holder.__quiverRuntime;
 }
 
+/** At SIGTERM: this process's runs stop without a word, their jobs given back for the next process (R-queue-lease). */
+export async function stopStudioRuntime(): Promise<void> {
+  const runtime = await holder.__quiverRuntime?.catch(() => null);
+  await runtime?.shutdown();
+}
+
 /** A decision on a call waiting for approval: approve once, always in this run, or deny. */
 export async function decide(runId: string, callId: string, decision: Decision, user: Who) {
   return (await studioRuntime()).decide(runId, callId, decision, user);

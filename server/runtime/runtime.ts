@@ -511,6 +511,11 @@ export class Runtime {
     return this.live.has(runId);
   }
 
+  /** The runs whose loops are going in this process. */
+  liveRuns(): string[] {
+    return [...this.live.keys()];
+  }
+
   /**
    * Stop every loop of this process without writing anything more, as a process that goes away would; the runs it
    * held go back on the queue at once, for the next process to take.

@@ -1,0 +1,160 @@
+// Real studio processes on one PostgreSQL (DATABASE_URL): this test is the web process (it starts runs and decides,
+// and drives none), and workers are separate processes (tests/support/studio-worker.ts, the studio's own start-up
+// with QUIVER_ROLE=worker). A worker killed with SIGKILL mid-run loses its lease, and the other takes the run over
+// within the lease and a few seconds (R-queue-lease); a worker whose key is not the studio's refuses to start
+// (R-queue-role). Skipped where no PostgreSQL is given; everything made here is removed after.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "@/db/client";
+import { agents, runs, user } from "@/db/schema";
+import { createAgent } from "@/server/agents/store";
+import { parseEnv } from "@/server/env";
+import { closeAll } from "@/server/host";
+import { LEASE_SECONDS, Runtime, type RunEvent } from "@/server/runtime";
+import { RESTARTED } from "@/server/runtime/dispatch";
+import { workspaceDir } from "@/server/system/filesystem/workspace";
+import { call, startLoopbackModel, text, type LoopbackModel } from "@/tests/support/loopback-model";
+
+// vitest.config.mts hands DATABASE_URL over under this name, so no test meant for PGlite writes to it.
+const databaseUrl = parseEnv({ DATABASE_URL: process.env.QUIVER_TEST_DATABASE_URL }).databaseUrl;
+/** The key every run against the shared test database uses: its key check outlives the data folders. */
+const KEY = "c".repeat(64);
+
+const SLOW = `"""Takes its time."""\n\nimport time\n\n\ndef nap(seconds: float) -> str:\n    """Sleep a while.\n\n    Args:\n        seconds: How long.\n    """\n    time.sleep(seconds)\n    return "rested"\n`;
+
+type Worker = { child: ChildProcess; pid: number; live: Set<string>; lines: Record<string, unknown>[]; exited: Promise<number | null> };
+
+describe.skipIf(!databaseUrl)("studio processes sharing PostgreSQL through the run queue", () => {
+  const ANN = { id: `user-procs-${randomUUID().slice(0, 8)}`, name: "Ann" };
+  let dir: string;
+  let tree: string;
+  let database: Database;
+  let web: Runtime;
+  let model: LoopbackModel;
+  const workers: Worker[] = [];
+  const made: string[] = [];
+
+  const spawnWorker = (key = KEY): Worker => {
+    const dataDir = fs.mkdtempSync(path.join(dir, "worker-"));
+    // tsx as a loader of this very process (not its CLI, which runs the script in a child): a kill reaches the worker.
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, QUIVER_SECRET_KEY: key, QUIVER_ROLE: "worker", QUIVER_DATA_DIR: dataDir, QUIVER_TOOLS_DIR: tree };
+    const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join("tests", "support", "studio-worker.ts")], {
+      cwd: process.cwd(),
+      env: env as unknown as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const worker: Worker = { child, pid: child.pid!, live: new Set(), lines: [], exited: new Promise((resolve) => child.once("exit", (code: number | null) => resolve(code))) };
+    let buffer = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      for (let at = buffer.indexOf("\n"); at >= 0; at = buffer.indexOf("\n")) {
+        const line = buffer.slice(0, at);
+        buffer = buffer.slice(at + 1);
+        if (!line.startsWith("{")) continue;
+        const parsed = JSON.parse(line) as Record<string, unknown>;
+        worker.lines.push(parsed);
+        if (Array.isArray(parsed.live)) worker.live = new Set(parsed.live as string[]);
+      }
+    });
+    child.stderr!.on("data", () => undefined);
+    workers.push(worker);
+    return worker;
+  };
+  const ready = async (worker: Worker) => {
+    await expect.poll(() => worker.lines.some((l) => l.ready), { timeout: 60_000, interval: 100 }).toBe(true);
+  };
+  const holderOf = async (runId: string, among: Worker[]): Promise<Worker> => {
+    await expect.poll(() => among.filter((w) => w.live.has(runId)).length, { timeout: 20_000, interval: 50 }).toBe(1);
+    return among.find((w) => w.live.has(runId))!;
+  };
+  const agent = async (tools: { entry: string }[] = []) => {
+    const declaration = { name: `procs ${randomUUID().slice(0, 8)}`, model: { provider: "openai-compatible" as const, model: "loopback", base_url: model.url }, tools };
+    const id = (await createAgent(database.db, ANN.id, declaration, { tree, workspace: workspaceDir(dir) })).id;
+    made.push(id);
+    return id;
+  };
+  const events = (runId: string): Promise<RunEvent[]> => web.log.stored(runId);
+  const status = async (runId: string) => (await web.get(runId)).run.status;
+
+  beforeAll(async () => {
+    process.env.QUIVER_SECRET_KEY ??= KEY;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-procs-"));
+    tree = path.join(dir, "tools");
+    fs.mkdirSync(tree);
+    fs.writeFileSync(path.join(tree, "slow.py"), SLOW);
+    model = await startLoopbackModel();
+    database = await openDatabase({ databaseUrl, dataDir: dir });
+    web = new Runtime({ db: database.db, channel: database.channel, tree, dataDir: dir, role: "web" });
+    await web.connect();
+    await database.db.insert(user).values({ id: ANN.id, email: `${ANN.id}@quiver.test`, name: ANN.name, role: "builder" });
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const w of workers) if (w.child.exitCode === null) w.child.kill("SIGKILL");
+    await web?.shutdown();
+    if (database) {
+      if (made.length > 0) {
+        await database.db.delete(runs).where(inArray(runs.agentId, made));
+        await database.db.delete(agents).where(inArray(agents.id, made));
+      }
+      await database.db.delete(user).where(eq(user.id, ANN.id));
+      await database.close();
+    }
+    await model?.close();
+    await closeAll();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("R-queue-role: a worker process drives the run this web process started, and the web process follows it", async () => {
+    const worker = spawnWorker();
+    await ready(worker);
+    model.reply(text("Hello from a worker."));
+    const { runId } = await web.start({ agentId: await agent(), message: "Hi.", user: ANN });
+    await expect.poll(() => status(runId), { timeout: 20_000 }).toBe("done");
+    expect(web.isLive(runId)).toBe(false);
+    expect(worker.lines.some((l) => Array.isArray(l.live) && (l.live as string[]).includes(runId))).toBe(true);
+    expect((await events(runId)).filter((e) => e.type === "message").map((e) => e.data.text)).toEqual(["Hi.", "Hello from a worker."]);
+    worker.child.kill("SIGTERM");
+    expect(await worker.exited).toBe(0);
+  }, 90_000);
+
+  it(`R-queue-lease: a worker killed mid-call loses the run to the other within the lease (${LEASE_SECONDS} s) and a few seconds, and the run ends done`, async () => {
+    const pair = [spawnWorker(), spawnWorker()];
+    await Promise.all(pair.map(ready));
+    model.reply(call("slow__nap", { seconds: 20 }), text("Done after the takeover."));
+    const { runId } = await web.start({ agentId: await agent([{ entry: "tools/slow.py" }]), message: "Rest a while.", user: ANN });
+    await expect.poll(async () => (await events(runId)).some((e) => e.type === "tool_started"), { timeout: 20_000, interval: 100 }).toBe(true);
+    const holder = await holderOf(runId, pair);
+    const other = pair.find((w) => w !== holder)!;
+
+    holder.child.kill("SIGKILL");
+    const killed = Date.now();
+    await expect.poll(() => other.live.has(runId), { timeout: (LEASE_SECONDS + 10) * 1000, interval: 50 }).toBe(true);
+    const takeover = Date.now() - killed;
+    expect(takeover).toBeLessThan((LEASE_SECONDS + 5) * 1000);
+    await expect.poll(() => status(runId), { timeout: 20_000 }).toBe("done");
+
+    const all = await events(runId);
+    expect(all.filter((e) => e.type === "run_started")).toHaveLength(1);
+    const calls = all.filter((e) => e.type === "tool_call").map((e) => e.data.callId);
+    const results = all.filter((e) => e.type === "tool_result");
+    expect(results.map((e) => e.data.callId)).toEqual(calls);
+    expect(results[0]!.data).toMatchObject({ outcome: "failed", text: RESTARTED });
+    expect(all.filter((e) => e.type === "message").map((e) => e.data.role)).toEqual(["user", "assistant", "assistant"]);
+    expect(all.at(-1)).toMatchObject({ type: "status", data: { status: "done" } });
+    other.child.kill("SIGTERM");
+    await other.exited;
+  }, 120_000);
+
+  it("R-queue-role: a worker whose QUIVER_SECRET_KEY is not the studio's refuses to start, saying so", async () => {
+    const wrong = spawnWorker("d".repeat(64));
+    expect(await wrong.exited).toBe(3);
+    expect(wrong.lines.find((l) => l.refused)?.refused).toMatch(/^QUIVER_SECRET_KEY is not the key this studio's secrets were encrypted with/);
+    expect(wrong.lines.some((l) => l.ready)).toBe(false);
+  }, 60_000);
+});
