@@ -7,6 +7,7 @@ import { Loader2 } from "lucide-react";
 import Link from "next/link";
 import { ApprovalActions } from "./approval-actions";
 import { CALL_STATES, formatDuration } from "./format";
+import { IoRequestCard } from "./io-card";
 import { QuestionBox } from "./question-box";
 import type { Call } from "./trace";
 
@@ -23,6 +24,9 @@ export function CallCard({ call, runId, calls, within }: { call: Call; runId: st
   const state = CALL_STATES[call.state];
   const title = call.title ?? call.name;
   const waiting = call.state === "approval" || call.state === "question";
+  // What the tool asked the person through ctx.io shows apart from the calls it made (R-tool-io-cards).
+  const asked = call.children.filter((id) => calls[id]?.io);
+  const made = call.children.filter((id) => !calls[id]?.io);
   return (
     <article
       aria-label={`Tool call: ${title}`}
@@ -75,7 +79,7 @@ export function CallCard({ call, runId, calls, within }: { call: Call; runId: st
             <p className="mb-2 whitespace-pre-wrap text-sm text-zinc-900 dark:text-zinc-100">{call.question.question}</p>
             {call.question.answered ? (
               <p className="text-xs text-zinc-700 dark:text-zinc-300">
-                {call.question.answer === null ? "Skipped" : <>Answered “{call.question.answer}”</>}
+                {call.question.expired ? "Nobody answered in time, so the agent went on without an answer" : call.question.answer === null ? "Skipped" : <>Answered “{call.question.answer}”</>}
                 {who(call.question.by)}.
               </p>
             ) : runId ? (
@@ -102,13 +106,16 @@ export function CallCard({ call, runId, calls, within }: { call: Call; runId: st
             </Link>
           </p>
         ) : null}
-        {call.children.length > 0 ? (
+        {asked.map((id) => (
+          <IoRequestCard key={id} call={calls[id]!} runId={runId} />
+        ))}
+        {made.length > 0 ? (
           <section
             aria-label={call.specialist ? "Calls the specialist made" : "Calls this tool made"}
             className="flex flex-col gap-2 border-l-2 border-zinc-200 pl-3 dark:border-zinc-800"
           >
             <p className="text-xs text-zinc-500">{call.specialist ? "Called by the specialist in its run" : "Called by this tool through ctx.system"}</p>
-            {call.children.map((id) =>
+            {made.map((id) =>
               calls[id] ? <CallCard key={id} call={calls[id]} runId={runId} calls={calls} within={call.specialist ? "specialist" : "tool"} /> : null,
             )}
           </section>

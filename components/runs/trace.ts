@@ -1,7 +1,8 @@
 // A run's events folded into what the playground and a trace show: the conversation in order, each tool call as
 // one card (approval, question, progress and result joined by callId), the plan, and the run's facts. Pure.
 import type { RunStatus } from "@/db/schema";
-import type { EventData, Outcome, Person, RunEventType, Todo } from "@/server/runtime/shapes";
+import type { EventData, IoCard, Outcome, Person, RunEventType, Todo } from "@/server/runtime/shapes";
+import { ioAsked, ioClosed } from "./io-trace";
 
 export type TraceEvent = { id: string; type: string; data: unknown; at: string };
 
@@ -15,8 +16,9 @@ export type Call = {
   repaired: boolean;
   state: CallState;
   /** `grantable` false: the call hook asked, so only this call can be approved (no "Always in this run"). */
-  approval: { reason: string; grantable: boolean; decision: EventData["approval_decided"]["decision"] | null; by: Person | null } | null;
-  question: { question: string; choices: string[]; answered: boolean; answer: string | null; by: Person | null } | null;
+  approval: { reason: string; grantable: boolean; decision: EventData["approval_decided"]["decision"] | null; by: Person | null; note?: string | null } | null;
+  /** `expired`: nobody answered within the question's bound (R-ask-hour). */
+  question: { question: string; choices: string[]; answered: boolean; answer: string | null; by: Person | null; expired?: boolean } | null;
   progress: string[];
   result: EventData["tool_result"] | null;
   /** Made by a running tree tool through ctx.system: that tool's call id. Shown inside its card, not on its own. */
@@ -25,6 +27,8 @@ export type Call = {
   children: string[];
   /** The call asked another agent: the run of its own its task runs as (R-spec-run). */
   specialist: { runId: string; agentId: string } | null;
+  /** A decision the parent's tool asked through ctx.io: its card, shown inside the parent's (R-tool-io-cards). */
+  io?: IoCard | null;
 };
 
 export type Item =
@@ -141,6 +145,11 @@ function step(trace: Trace, type: RunEventType, raw: unknown, id: string, at: st
     }
     case "approval_requested": {
       const data = raw as EventData["approval_requested"];
+      if (data.io && data.parent) {
+        const approval = { reason: data.reason, grantable: data.grantable !== false, decision: null, by: null };
+        const request: Call = { ...newCall(data.callId, `ctx.io ${data.io.kind}`), title: data.title, args: data.args, parent: data.parent, io: data.io, state: "approval", approval };
+        return ioAsked(trace, data.callId, data.parent, request);
+      }
       return withCall(trace, data.callId, id, (call) => ({
         ...call,
         title: call.title ?? data.title,
@@ -154,11 +163,16 @@ function step(trace: Trace, type: RunEventType, raw: unknown, id: string, at: st
       return withCall(trace, data.callId, id, (call) => ({
         ...call,
         state: call.state === "approval" ? "pending" : call.state,
-        approval: { reason: call.approval?.reason ?? "", grantable: call.approval?.grantable ?? true, decision: data.decision, by: data.by },
+        approval: { reason: call.approval?.reason ?? "", grantable: call.approval?.grantable ?? true, decision: data.decision, by: data.by, note: data.note ?? null },
       }));
     }
     case "question_asked": {
       const data = raw as EventData["question_asked"];
+      if (data.io && data.parent) {
+        const question = { question: data.question, choices: data.choices, answered: false, answer: null, by: null };
+        const request: Call = { ...newCall(data.callId, "ctx.io ask"), parent: data.parent, io: data.io, state: "question", question };
+        return ioAsked(trace, data.callId, data.parent, request);
+      }
       return withCall(trace, data.callId, id, (call) => ({
         ...call,
         state: call.result ? call.state : "question",
@@ -170,7 +184,9 @@ function step(trace: Trace, type: RunEventType, raw: unknown, id: string, at: st
       return withCall(trace, data.callId, id, (call) => ({
         ...call,
         state: call.state === "question" ? "running" : call.state,
-        question: { question: call.question?.question ?? "", choices: call.question?.choices ?? [], answered: true, answer: data.answer, by: data.by },
+        question: data.expired
+          ? { question: call.question?.question ?? "", choices: call.question?.choices ?? [], answered: true, answer: null, by: null, expired: true }
+          : { question: call.question?.question ?? "", choices: call.question?.choices ?? [], answered: true, answer: data.answer, by: data.by },
       }));
     }
     case "tool_started": {
@@ -183,7 +199,7 @@ function step(trace: Trace, type: RunEventType, raw: unknown, id: string, at: st
     }
     case "tool_result": {
       const data = raw as EventData["tool_result"];
-      return withCall(trace, data.callId, id, (call) => ({ ...call, state: data.outcome, result: data }));
+      return ioClosed(withCall(trace, data.callId, id, (call) => ({ ...call, state: data.outcome, result: data })), data.callId);
     }
     case "specialist": {
       const data = raw as EventData["specialist"];

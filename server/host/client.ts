@@ -13,6 +13,8 @@ import {
 } from "@modelcontextprotocol/client";
 import { z } from "zod";
 import type { HostCommand } from "./command";
+import type { IoRequest } from "./io-protocol";
+import { callBehaviourSchema, type CallBehaviour } from "./call-behaviour";
 import {
   callMetaSchema,
   catalogFileSchema,
@@ -21,6 +23,7 @@ import {
   hookDecisionSchema,
   parseStudioRequest,
   secretCheckSchema,
+  heldSchema,
   type CallResult,
   type Catalog,
   type CatalogFile,
@@ -65,7 +68,11 @@ export type CallOptions = {
 /** What a call asks the studio while it runs: a built-in operation (ctx.system) or the person (ctx.ask). */
 export type StudioRequest =
   | { method: "quiver/system"; params: { source: string; operation: string; arguments: Record<string, unknown> } }
-  | { method: "quiver/ask"; params: { question: string; choices: string[] } };
+  | { method: "quiver/ask"; params: { question: string; choices: string[] } }
+  | { method: "quiver/io"; params: IoRequest };
+
+/** The requests a running call may send the studio (ctx.system, ctx.ask, ctx.io). */
+const STUDIO_METHODS = new Set(["quiver/system", "quiver/ask", "quiver/io"]);
 
 /** What the host answers quiver/hook: the decision, or that it holds no hook text under the hash the call carried. */
 const hookAnswerSchema = z.union([hookDecisionSchema, z.object({ missing: z.string() })]);
@@ -170,7 +177,7 @@ export class HostClient {
    * Client, which knows only MCP's own methods and could not tell which call is asking.
    */
   private takeStudioRequest(message: JSONRPCMessage): boolean {
-    if (!("method" in message) || !("id" in message) || (message.method !== "quiver/system" && message.method !== "quiver/ask")) return false;
+    if (!("method" in message) || !("id" in message) || !STUDIO_METHODS.has(message.method)) return false;
     const { id, method } = message;
     const params = (message.params ?? {}) as Record<string, unknown>;
     const answer = (reply: { result: Record<string, unknown> } | { error: { code: number; message: string } }) =>
@@ -180,7 +187,7 @@ export class HostClient {
       answer({ error: { code: ProtocolErrorCode.InvalidRequest, message: `${method} came from a call that is no longer running` } });
       return true;
     }
-    const request = parseStudioRequest(method, params);
+    const request = parseStudioRequest(method as "quiver/system" | "quiver/ask" | "quiver/io", params);
     if (typeof request === "string") {
       answer({ error: { code: ProtocolErrorCode.InvalidParams, message: request } });
       return true;
@@ -229,6 +236,16 @@ export class HostClient {
   /** Whether a secret value is usable for a settings field, as the file's check_secret decides. */
   checkSecret(path: string, field: string, value: string): Promise<SecretCheck> {
     return this.method("quiver/check_secret", { path, field, value }, secretCheckSchema);
+  }
+
+  /** Which of these tools their module's check() holds back now, with why; an answer at most `maxAgeS` old (R-check-turn). */
+  async held(names: string[], maxAgeS: number): Promise<Record<string, string>> {
+    return (await this.method("quiver/offered", { names, max_age_s: maxAgeS }, heldSchema)).held;
+  }
+
+  /** A Tool class's own answers for one call: read-only, concurrent, destructive (R-tool-class-per-call). */
+  callBehaviour(name: string, args: Record<string, unknown>): Promise<CallBehaviour> {
+    return this.method("quiver/behaviour", { name, arguments: args }, callBehaviourSchema);
   }
 
   /**

@@ -1,6 +1,7 @@
 // The shapes of Quiver's own tool-host methods (quiver/catalog, quiver/preview, quiver/check_secret) and of a
 // call's result, as zod schemas: the host's answers are checked here before the studio trusts them.
 import { z } from "zod";
+import { parseIoRequest, type IoRequest } from "./io-protocol";
 
 export const catalogToolSchema = z.object({
   name: z.string(),
@@ -21,7 +22,7 @@ export const fileErrorSchema = z.object({ line: z.number().int().nullable(), mes
 
 export const catalogFileSchema = z.object({
   path: z.string(),
-  kind: z.enum(["functions", "class", "module", "helper"]),
+  kind: z.enum(["functions", "class", "module", "helper", "tool_class"]),
   title: z.string().nullable(),
   description: z.string().nullable(),
   offered: z.boolean(),
@@ -45,6 +46,9 @@ export const catalogSchema = z.object({ files: z.array(catalogFileSchema) });
 
 export const secretCheckSchema = z.object({ ok: z.boolean(), message: z.string().nullable() });
 
+/** quiver/offered: per named tool its check() holds back now, why (R-check-turn); the others are offered. */
+export const heldSchema = z.object({ held: z.record(z.string(), z.string()) });
+
 /** One call as the call hook (hooks/tools.py) is shown it. */
 export type HookCall = { name: string; arguments: Record<string, unknown>; source: string; agent: string | null; run: string | null };
 
@@ -63,11 +67,19 @@ const systemRequestSchema = z.object({
 });
 const askRequestSchema = z.object({ question: z.string().min(1).max(10_000), choices: z.array(z.string().max(1_000)).max(50) });
 
-/** A request from a running call (ctx.system, ctx.ask) checked before the studio acts on it; a sentence when malformed. */
+/** A request from a running call (ctx.system, ctx.ask, ctx.io) checked before the studio acts on it; a sentence when malformed. */
 export function parseStudioRequest(
-  method: "quiver/system" | "quiver/ask",
+  method: "quiver/system" | "quiver/ask" | "quiver/io",
   params: Record<string, unknown>,
-): { method: "quiver/system"; params: z.infer<typeof systemRequestSchema> } | { method: "quiver/ask"; params: z.infer<typeof askRequestSchema> } | string {
+):
+  | { method: "quiver/system"; params: z.infer<typeof systemRequestSchema> }
+  | { method: "quiver/ask"; params: z.infer<typeof askRequestSchema> }
+  | { method: "quiver/io"; params: IoRequest }
+  | string {
+  if (method === "quiver/io") {
+    const parsed = parseIoRequest(params);
+    return typeof parsed === "string" ? parsed : { method, params: parsed };
+  }
   if (method === "quiver/system") {
     const parsed = systemRequestSchema.safeParse(params);
     return parsed.success ? { method, params: parsed.data } : `quiver/system needs source, operation and arguments (an object): ${parsed.error.issues[0]?.message}`;

@@ -6,6 +6,7 @@ import { CLIENT_WAIT_S, HostClient, HostError, type CallOptions } from "./client
 import { installDeps, type DepsOptions, type DepsSummary } from "./deps";
 import { errorResult, type CallResult, type Catalog, type CatalogFile, type HookCall, type HookDecision, type SecretCheck } from "./protocol";
 import { ReplacementWatch } from "./replacement";
+import type { CallBehaviour } from "./call-behaviour";
 import { describeExit } from "./transport";
 
 export type HostStatus = {
@@ -32,8 +33,12 @@ export type Host = {
   /** Always answers: a host that stops or goes silent mid-call becomes an error result saying so. */
   call(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallResult>;
   checkSecret(path: string, field: string, value: string): Promise<SecretCheck>;
+  /** Which of these tools their module's check() holds back now, with why (R-check-turn). */
+  held(names: string[], maxAgeS: number): Promise<Record<string, string>>;
   /** What hooks/tools.py (its text given) decides on one call before it runs. */
   hook(source: string, call: HookCall): Promise<HookDecision>;
+  /** A Tool class's own answers for one call (R-tool-class-per-call); optional so a stand-in host may leave it out. */
+  callBehaviour?(name: string, args: Record<string, unknown>): Promise<CallBehaviour>;
   /** Install the tree's dependencies, then restart the host so it sees them. */
   installDeps(options?: Omit<DepsOptions, keyof HostOptions>): Promise<DepsSummary>;
   /** Stop the running host; the next use starts a fresh one. */
@@ -165,6 +170,14 @@ class SupervisedHost implements Host {
 
   hook(source: string, call: HookCall) {
     return this.ask((client) => client.hook(source, call));
+  }
+
+  held(names: string[], maxAgeS: number) {
+    return this.ask((client) => client.held(names, maxAgeS));
+  }
+
+  callBehaviour(name: string, args: Record<string, unknown>) {
+    return this.ask((client) => client.callBehaviour(name, args));
   }
 
   async call(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallResult> {

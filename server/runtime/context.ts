@@ -7,7 +7,7 @@ import { parseEntry } from "@/server/agents/entries";
 import { workspaceDir } from "@/server/system/filesystem/workspace";
 import { outputDirFor, systemSettings, systemSource, type SystemContext } from "@/server/system";
 import type { RunOperation } from "./catalog";
-import type { Run } from "./run";
+import type { Run, WaitAnswer } from "./run";
 
 /** The folder of the workspace an agent works in: its filesystem root when it has one, else the workspace. */
 export function workFolder(run: Run): string {
@@ -44,17 +44,39 @@ function treeFiles(run: Run): Record<string, string[] | null> {
 }
 
 /**
- * Put a question to the person on a call's card and wait for the reply (no time limit: R-loop-ctx-ask);
- * null when nobody can answer or they would rather not. `alreadyAsked`: after a restart the question is in front
- * of the person already, so it is not asked again.
+ * Put a question to the person on a call's card and wait for the reply (no time limit unless `withinMs` sets one:
+ * R-loop-ctx-ask, R-ask-hour); null when nobody can answer, they would rather not, or nobody answered in time.
+ * `alreadyAsked`: after a restart the question is in front of the person already, so it is not asked again.
  */
-export async function askThePerson(run: Run, callId: string, question: string, choices: string[], alreadyAsked: boolean): Promise<string | null> {
+export async function askThePerson(run: Run, callId: string, question: string, choices: string[], alreadyAsked: boolean, withinMs?: number): Promise<string | null> {
   if (!run.deps.settings.canAsk) return null;
   if (!alreadyAsked) await run.emit("question_asked", { callId, question, choices });
-  const reply = await run.wait(callId, "question");
+  const reply = await waitWithin(run, callId, withinMs);
   if (!("answer" in reply)) return null;
-  await run.emit("question_answered", { callId, answer: reply.answer, by: reply.by });
+  await run.emit("question_answered", { callId, answer: reply.answer, by: reply.by, ...(reply === EXPIRED ? { expired: true as const } : {}) });
   return reply.answer;
+}
+
+/** What a question left unanswered past its bound settles as: nobody's answer (R-ask-hour). */
+const EXPIRED: WaitAnswer = { answer: null, by: { id: "", name: null } };
+
+/** The person's reply, or EXPIRED once `withinMs` passes with the card still open (its wait then closes). */
+async function waitWithin(run: Run, callId: string, withinMs: number | undefined): Promise<WaitAnswer> {
+  const waiting = run.wait(callId, "question");
+  if (withinMs === undefined) return waiting;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)));
+  try {
+    await Promise.race([waiting.then(() => undefined), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+  try {
+    run.settle(callId, "question", EXPIRED);
+  } catch {
+    // Answered (or the run stopped) as the bound passed: that answer stands.
+  }
+  return waiting;
 }
 
 export function systemContext(
@@ -70,8 +92,9 @@ export function systemContext(
     runId: run.id,
     signal: call.signal,
     progress: call.progress,
-    ask: async (question, choices) => {
-      const reply = await askThePerson(run, call.callId, question, choices, asked);
+    ask: async (question, choices, withinMs) => {
+      const bound = withinMs === undefined ? undefined : (run.deps.settings.askUserMs ?? withinMs);
+      const reply = await askThePerson(run, call.callId, question, choices, asked, bound);
       asked = false;
       return reply;
     },

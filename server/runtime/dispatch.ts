@@ -4,8 +4,6 @@
 // grants), dedupe, the call with its bound and retries, voice lines and progress, the output cap, masking, the
 // audit row. Concurrent operations run together and the rest one at a time in the order asked; results come back
 // in call order.
-import { parseEntry } from "@/server/agents/entries";
-import { systemSource } from "@/server/system";
 import { explicitPermission, mayRun } from "@/server/agents/permissions";
 import type { StudioRequest } from "@/server/host";
 import { parseArguments, withDefaults } from "./arguments";
@@ -13,8 +11,13 @@ import { auditCall } from "./audit";
 import { askThePerson, workFolder } from "./context";
 import { attempt, type Attempt } from "./execute";
 import { consultHook, hookRefusal } from "./hook";
+import { askPerCall, concurrentNow, destructiveNow } from "./call-behaviour";
+import { answerIoRequest } from "./io-requests";
+import { answerSourceRequest, answerSystemRequest, prepareSourceIndex, type Nested } from "./source-requests";
 import { matchName, transcriptName, withheldName } from "./names";
-import { boundOf, capOutput, dedupeKey, mayRetry } from "./policy";
+import { dispatchable, neverOffered } from "./offer";
+import { adoptHostCut, capOutput } from "./kept-results";
+import { boundOf, dedupeKey, mayRetry } from "./policy";
 import type { PreparedCall, ResultRecord, Run } from "./run";
 import { speak } from "./voice";
 
@@ -39,9 +42,11 @@ function uniqueId(run: Run, id: string): string {
 /** What the model's call names and asks, before anything runs. */
 export function prepare(run: Run, call: ModelCall): PreparedCall {
   const callId = uniqueId(run, call.callId);
-  const offered = run.catalog.tools.map((t) => t.name);
+  const offered = dispatchable(run);
   const match = matchName(call.name, offered, run.catalog.withheld);
   const base = { callId, called: call.name, name: transcriptName(call.name), op: null, args: null };
+  const unseen = match.kind === "unknown" ? neverOffered(run, call.name) : null;
+  if (unseen) return { ...base, early: { outcome: "refused", text: unseen } };
   if (match.kind === "unknown") return { ...base, early: { outcome: "refused", text: match.message } };
   if (match.kind === "withheld") return { ...base, early: { outcome: "refused", text: withheldName(match.name, offered) } };
   const op = run.operation(match.name)!;
@@ -81,11 +86,15 @@ const refused = (text: string): Omit<ResultRecord, "callId" | "operation" | "nam
 
 /** Finish a call: cap and mask what the model reads, store the result, write the audit row. */
 async function settle(run: Run, p: PreparedCall, result: ResultRecord): Promise<ResultRecord> {
-  const capped = capOutput(run.mask(result.text), run.declaration.policy.output_cap, workFolder(run));
+  // A tree tool's cut result moves into the agent's working folder first (R-cut-run), then the cap applies to all.
+  const where = { folder: workFolder(run), dataDir: run.deps.dataDir, runId: run.id, tree: run.deps.tree };
+  const text = run.mask(result.text);
+  const adopted = result.truncated === null ? { text, kept: null } : await adoptHostCut(where, text, result.truncated, (t) => run.mask(t));
+  const capped = await capOutput(adopted.text, run.declaration.policy.output_cap, where);
   const final: ResultRecord = {
     ...result,
     text: capped.text,
-    truncated: capped.kept ?? (result.truncated === null ? null : run.mask(result.truncated)),
+    truncated: capped.kept ?? adopted.kept ?? (result.truncated === null ? null : run.mask(result.truncated)),
   };
   // Stored in the order emitted, in batches; the loop does not wait for the write.
   void run.emit("tool_result", {
@@ -111,14 +120,14 @@ async function permitted(run: Run, p: PreparedCall): Promise<string | null> {
   // An MCP tool renamed in this agent (R-mcp-names) keeps the permission set under its name in the source.
   const explicit = explicitPermission(op.source, op.name, entry.permissions) ?? (op.mcp ? (entry.permissions[op.mcp.operation] ?? null) : null);
   // A tool its server marks destructive asks first unless the builder chose otherwise (R-mcp-behaviour).
-  const destructive = op.kind === "mcp" && op.destructive === true && explicit === null && run.declaration.policy.permission === "ALLOW";
+  const destructive = destructiveNow(p) && explicit === null && run.declaration.policy.permission === "ALLOW";
   const decided = mayRun({
     explicit,
     agentDefault: destructive ? "ASK" : run.declaration.policy.permission,
     sessionGrant: run.grants.has(op.name),
     canAsk: run.deps.settings.canAsk,
   });
-  const decision = destructive && decided.action !== "run" ? { ...decided, reason: decided.reason.replace("the agent's default", "its server, which marks it destructive") } : decided;
+  const decision = destructive && decided.action !== "run" ? { ...decided, reason: decided.reason.replace("the agent's default", op.kind === "mcp" ? "its server, which marks it destructive" : "its tool, which says this call is destructive") } : decided;
   if (decision.action === "refuse") return `${op.name} was refused and did not run: ${decision.reason}`;
   const hook = p.resumed?.asked === "approval" ? null : await consultHook(run, p);
   if (hook?.decision === "refuse") return hookRefusal(op.name, hook);
@@ -159,6 +168,8 @@ async function execute(run: Run, p: PreparedCall): Promise<Omit<ResultRecord, "c
       resumed: p.resumed?.asked === "question" && attempts === 1,
       onProgress: (m) => say("progress", m),
       onStudioRequest: op.kind === "tree" ? (request) => answerStudioRequest(run, p, request) : undefined,
+      // A compute_exec program's quiver.sources calls (R-code-import), each nested under this call.
+      onSourceRequest: op.kind === "system" && op.name === "compute_exec" ? (request) => answerSourceRequest(run, p.callId, request, nested(run)) : undefined,
     });
     if (result.outcome !== "transient" || !mayRetry(op) || attempts > run.declaration.policy.retry || run.cancelled) break;
     await new Promise((r) => setTimeout(r, run.deps.settings.retryMs * attempts));
@@ -167,21 +178,9 @@ async function execute(run: Run, p: PreparedCall): Promise<Omit<ResultRecord, "c
   return { ...result, durationMs: Math.round(performance.now() - started), attempts, deduped: false };
 }
 
-/** Why a tree tool's ctx.system call names nothing this agent may call, in a sentence the tool can pass on. */
-function notGiven(run: Run, source: string, operation: string): string {
-  const called = `ctx.system.${source}.${operation}`;
-  const known = systemSource(source);
-  if (!known) return `${called} did not run: the studio has no built-in source ${source}.`;
-  if (!known.operations.some((o) => o.name === operation)) {
-    return `${called} did not run: system:${source} has no operation ${operation}; its operations are ${known.operations.map((o) => o.name).join(", ")}.`;
-  }
-  const hasEntry = run.declaration.tools.some((t) => {
-    const parsed = parseEntry(t.entry);
-    return parsed.ok && parsed.entry.source === `system:${source}`;
-  });
-  return hasEntry
-    ? `${called} was refused and did not run: this agent's entry for system:${source} does not name ${operation}.`
-    : `${called} was refused and did not run: this agent was not given ${operation} of system:${source}; a builder can add it to the agent.`;
+/** How a nested call (ctx.system, quiver.sources) is made: recorded under its parent, then put through every rule. */
+function nested(run: Run): Nested {
+  return { uniqueId: (id) => uniqueId(run, id), perform: async (p) => (await recordCall(run, p), perform(run, p)) };
 }
 
 /**
@@ -194,21 +193,8 @@ async function answerStudioRequest(run: Run, parent: PreparedCall, request: Stud
   if (request.method === "quiver/ask") {
     return { answer: await askThePerson(run, parent.callId, request.params.question, request.params.choices, false) };
   }
-  const { source, operation, arguments: args } = request.params;
-  const op = run.catalog.operations.find((o) => o.source === `system:${source}` && o.name === operation);
-  const callId = uniqueId(run, `${parent.callId}/system`);
-  const base = { callId, called: operation, name: operation, parent: parent.callId };
-  let p: PreparedCall;
-  if (!op) {
-    const text = notGiven(run, source, operation);
-    p = { ...base, op: null, args, early: { outcome: "refused", text } };
-  } else {
-    const parsed = parseArguments(JSON.stringify(args), op.name, op.input_schema);
-    p = parsed.ok ? { ...base, op, args: parsed.args, early: null } : { ...base, op, args, early: { outcome: "refused", text: parsed.message } };
-  }
-  await recordCall(run, p);
-  const result = await perform(run, p);
-  return { outcome: result.outcome, text: result.text };
+  if (request.method === "quiver/io") return answerIoRequest(run, parent, request.params);
+  return answerSystemRequest(run, parent.callId, request.params, nested(run));
 }
 
 /** One call through every rule, answered once. */
@@ -248,9 +234,11 @@ async function perform(run: Run, p: PreparedCall): Promise<ResultRecord> {
  * (R-spec-serial); the results in call order (R-loop-result-order).
  */
 export async function runTurn(run: Run, prepared: PreparedCall[]): Promise<ResultRecord[]> {
+  await prepareSourceIndex(run);
+  await askPerCall(run, prepared);
   const lane = run.lane;
   const running = prepared.map((p) => {
-    if (!p.op || p.early || p.op.concurrent) return perform(run, p);
+    if (!p.op || p.early || concurrentNow(p)) return perform(run, p);
     const mine = lane.tail.then(() => perform(run, p));
     lane.tail = mine.catch(() => undefined);
     return mine;

@@ -8,12 +8,13 @@ import type { LanguageModelV4, LanguageModelV4StreamPart } from "@ai-sdk/provide
 import { driveClientCall } from "./client-call";
 import { prepare, recordCall, runTurn, type ModelCall } from "./dispatch";
 import { isRetryable, modelFailure, modelKey, ModelProblem, openModel } from "./models";
+import { offerThisTurn, type Held } from "./offer";
 import { attachPlan, providerTools, toPrompt } from "./prompt";
 import type { ResultRecord, Run } from "./run";
 import { reportUnexpected } from "@/server/error-report";
 import { RunStopped } from "./stopped";
 
-type Reply = { text: string; calls: ModelCall[]; usage: { input: number; output: number }; modelMs: number };
+type Reply = { text: string; calls: ModelCall[]; usage: { input: number; output: number }; modelMs: number; held?: Held[] };
 
 /** The stop to unwind the loop with, once the run is stopped; `partial` is what the model had written by then. */
 function stopOf(run: Run, partial = ""): RunStopped | null {
@@ -41,7 +42,8 @@ async function readStream(run: Run, stream: ReadableStream<LanguageModelV4Stream
         run.delta(part.delta);
         break;
       case "tool-call":
-        calls.push({ callId: part.toolCallId, name: part.toolName, input: part.input });
+        // One the provider ran itself (a BUILT_IN tool, R-builtin-provider) is its business: nothing runs it here.
+        if (!part.providerExecuted) calls.push({ callId: part.toolCallId, name: part.toolName, input: part.input });
         break;
       case "finish":
         usage.input = part.usage.inputTokens.total ?? 0;
@@ -58,7 +60,9 @@ async function readStream(run: Run, stream: ReadableStream<LanguageModelV4Stream
 async function ask(run: Run, model: LanguageModelV4): Promise<Reply> {
   attachPlan(run);
   const prompt = toPrompt(run);
-  const tools = providerTools(run.catalog.tools);
+  const offer = await offerThisTurn(run);
+  const builtIns = run.catalog.operations.flatMap((op) => (op.provider ? [op.provider] : []));
+  const tools = [...providerTools(offer.tools), ...builtIns];
   const { modelRetries, modelRetryMs } = run.deps.settings;
   for (let retry = 0; ; retry++) {
     const started = performance.now();
@@ -71,7 +75,7 @@ async function ask(run: Run, model: LanguageModelV4): Promise<Reply> {
         abortSignal: run.controller.signal,
       });
       const reply = await readStream(run, stream, got);
-      return { ...reply, modelMs: performance.now() - started };
+      return { ...reply, modelMs: performance.now() - started, ...(offer.held ? { held: offer.held } : {}) };
     } catch (err) {
       const stop = stopOf(run, got.text);
       if (stop) throw stop;
@@ -118,6 +122,7 @@ export async function drive(run: Run): Promise<void> {
         calls: prepared.map((p, i) => ({ callId: p.callId, name: reply.calls[i]!.name, input: reply.calls[i]!.input })),
         usage: reply.usage,
         modelMs: Math.round(reply.modelMs),
+        ...(reply.held ? { held: reply.held } : {}),
       });
       run.transcript.push({ kind: "assistant", text: reply.text, calls: prepared.map((p) => ({ callId: p.callId, name: p.name, input: p.args ?? {} })) });
       if (prepared.length === 0) {

@@ -5,6 +5,7 @@
 import type { RunCatalog } from "./catalog";
 import { prepare, type ModelCall } from "./dispatch";
 import type { RunEvent } from "./events";
+import { noteOffered } from "./offer";
 import { dedupeKey } from "./policy";
 import { attachPlan } from "./prompt";
 import type { PreparedCall, ResultRecord, Run } from "./run";
@@ -50,6 +51,7 @@ export function replay(run: Run, events: RunEvent[]): void {
           break;
         }
         attachPlan(run);
+        noteOffered(run, message.held);
         run.tokens.input += message.usage.input;
         run.tokens.output += message.usage.output;
         const prepared = message.calls.map((call: ModelCall) => prepare(run, call));

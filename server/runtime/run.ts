@@ -60,13 +60,17 @@ export type RuntimeSettings = {
   canAsk: boolean;
   /** Pause before calling a safe or idempotent operation again after a transient failure. */
   retryMs: number;
+  /** How old an answer of a module's check() a turn accepts (R-check-turn); 30 s unless a test makes it shorter. */
+  checkMaxAgeS?: number;
+  /** How long ask_user waits for an answer before answering that nobody did (R-ask-hour); its declared hour unless set. */
+  askUserMs?: number;
   onStep?: (step: StepMetrics) => void;
 };
 
 export type StepMetrics = { runId: string; step: number; ms: number; modelMs: number; toolMs: number; calls: number };
 
 type Waiter = { kind: "approval" | "question"; promise: Promise<WaitAnswer>; resolve: (answer: WaitAnswer) => void; reject: (error: Error) => void };
-export type WaitAnswer = { decision: Decision; by: Person } | { answer: string | null; by: Person };
+export type WaitAnswer = { decision: Decision; by: Person; note?: string } | { answer: string | null; by: Person };
 
 export class Run {
   transcript: Entry[] = [];

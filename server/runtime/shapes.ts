@@ -9,6 +9,12 @@ import type { RunOperation } from "./catalog";
 export type { Image, Outcome, Todo };
 
 export type Decision = "once" | "always" | "deny";
+/** What the card of a decision a tool asked through ctx.io shows besides its question (R-tool-io-cards). */
+export type IoCard =
+  | { kind: "ask" }
+  | { kind: "plan"; plan: string }
+  | { kind: "shell"; command: string; reason: string }
+  | { kind: "write"; path: string; summary: string };
 /** A client's call of one operation, as a model's call is written: its arguments as JSON text. */
 export type ClientCall = { callId: string; name: string; input: string };
 export type Person = { id: string; name: string | null };
@@ -35,7 +41,16 @@ export type EventData = {
    */
   message:
     | { role: "user"; text: string; by: Person; prior?: true }
-    | { role: "assistant"; text: string; calls: { callId: string; name: string; input: string }[]; usage: { input: number; output: number }; modelMs: number; prior?: true };
+    | {
+        role: "assistant";
+        text: string;
+        calls: { callId: string; name: string; input: string }[];
+        usage: { input: number; output: number };
+        modelMs: number;
+        prior?: true;
+        /** In a run with tools a check() gates: those held back from the request this message answers, with why (R-check-turn). */
+        held?: { name: string; why: string }[];
+      };
   /** Streamed only, never stored: the assistant's text as it arrives. */
   delta: { text: string };
   /** One call, in the order the model made them; `operation` is null when the name matched none. */
@@ -51,12 +66,17 @@ export type EventData = {
     risk: string | null;
     concurrent: boolean;
   };
-  /** `grantable` false: only this call can be approved (the call hook asked, having looked at its arguments). */
-  approval_requested: { callId: string; operation: string; title: string; args: Record<string, unknown>; reason: string; grantable?: boolean };
-  approval_decided: { callId: string; decision: Decision; by: Person };
-  /** ask_user: a question for the person, answered through `answer`. */
-  question_asked: { callId: string; question: string; choices: string[] };
-  question_answered: { callId: string; answer: string | null; by: Person };
+  /**
+   * `grantable` false: only this call can be approved (the call hook asked, having looked at its arguments). `io`: a
+   * decision a running tool asked through ctx.io, with an id of its own under its call, `parent`.
+   */
+  approval_requested: { callId: string; operation: string; title: string; args: Record<string, unknown>; reason: string; grantable?: boolean; parent?: string; io?: IoCard };
+  /** `note`: what the person wrote beside a plan's decision (ctx.io.request_plan_approval). */
+  approval_decided: { callId: string; decision: Decision; by: Person; note?: string };
+  /** ask_user: a question for the person, answered through `answer`; `io`, `parent`: asked by a tool through ctx.io. */
+  question_asked: { callId: string; question: string; choices: string[]; parent?: string; io?: IoCard };
+  /** `expired`: nobody answered within the question's bound (R-ask-hour), so it closed unanswered. */
+  question_answered: { callId: string; answer: string | null; by: Person; expired?: true };
   /** The call starts running (after any approval); `timeoutS` null: no bound (an interactive wait). */
   tool_started: { callId: string; operation: string; attempt: number; timeoutS: number | null };
   /** A line while a call runs: the tool's own progress, or a voice line (R-loop-voice). */

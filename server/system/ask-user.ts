@@ -1,7 +1,11 @@
 // system:ask_user: one focused question to the person running the agent (R-sys-ask-user): ALLOW, one at a time,
-// replay-safe, and bounded at one hour because it waits on a person. The runtime's ctx.ask reaches them.
+// replay-safe, and bounded at one hour because it waits on a person: past it the question closes and the model is
+// told nobody answered (R-ask-hour). The runtime's ctx.ask reaches them.
 import { handler, text } from "./handler";
 import { inputs, operation, type SystemSource } from "./types";
+
+/** How long a question waits for its answer (R-ask-hour): the hour of its declared timeout. */
+export const ASK_USER_BOUND_S = 3600;
 
 /** R-sys-ask-user: what the model is told when nobody answered (or nobody can be asked). */
 export const NO_ANSWER =
@@ -11,7 +15,7 @@ const askUserHandler = handler(async (args, ctx) => {
   const question = text(args, "question").trim();
   const choices = Array.isArray(args.choices) ? args.choices.filter((c): c is string => typeof c === "string" && c.trim() !== "") : [];
   // A question that could not be put (or went unanswered until the call ended) is no answer, not a failure.
-  const answer = await ctx.ask(question, choices).catch(() => null);
+  const answer = await ctx.ask(question, choices, ASK_USER_BOUND_S * 1000).catch(() => null);
   return answer === null || answer.trim() === "" ? NO_ANSWER : `The user answered: ${answer}`;
 });
 
@@ -36,7 +40,7 @@ export const askUser: SystemSource = {
       risk: "read",
       read_only: true,
       concurrent: false,
-      timeout: 3600,
+      timeout: ASK_USER_BOUND_S,
       replay: "safe",
       capabilities: ["user.ask"],
     }),
