@@ -36,6 +36,8 @@ export type Taker<Start> = {
   room(): number;
   /** Each refresh: the runs held here, so a word whose wake-up was missed is still applied (R-queue-word). */
   refreshed?(runIds: string[]): void;
+  /** How long each refresh took and for how many runs (the takeover benchmark's cost of the lease). */
+  onRefresh?(ms: number, runs: number): void;
 };
 
 type Held = { id: string; retryCount: number };
@@ -153,6 +155,7 @@ export class RunQueue<Start = unknown> {
   private async refreshLeases(): Promise<void> {
     if (this.held.size === 0 || this.stopped) return;
     const held = [...this.held.entries()];
+    const started = performance.now();
     try {
       const touched = (await this.boss.touch(RUN_QUEUE, held.map(([, h]) => h))) as { settled?: string[] };
       const kept = new Set(touched.settled ?? []);
@@ -161,6 +164,7 @@ export class RunQueue<Start = unknown> {
         this.held.delete(runId);
         this.taker?.lost(runId);
       }
+      this.taker?.onRefresh?.(performance.now() - started, held.length);
       this.taker?.refreshed?.([...this.held.keys()]);
     } catch (err) {
       // A refresh that could not run says nothing about the leases; the next one tries again.

@@ -42,6 +42,8 @@ export type RuntimeOptions = {
   role?: Role;
   /** How many runs this process drives at once; more wait on the queue for room here or elsewhere. */
   maxRuns?: number;
+  /** Told how long each refresh of this process's leases took, and for how many runs (bench:takeover). */
+  onLeaseRefresh?: (ms: number, runs: number) => void;
 } & Partial<RuntimeSettings>;
 
 /** What a run's job carries before any process has begun it: what it starts with (R-queue-start). */
@@ -155,6 +157,7 @@ export class Runtime {
           lost: (runId) => this.lose(runId),
           room: () => (this.options.maxRuns ?? 500) - this.live.size,
           refreshed: (runIds) => void this.applyWords(runIds.filter((id) => this.live.get(id)?.run?.waiting)),
+          onRefresh: this.options.onLeaseRefresh,
         });
         this.sweeper = setInterval(() => void this.sweep(queue), SWEEP_MS);
         this.sweeper.unref();
