@@ -110,6 +110,18 @@ export function foldAll(events: TraceEvent[], from: Trace = emptyTrace): Trace {
   return events.reduce(fold, from);
 }
 
+/** A line when the tools a check() holds back change from one turn to the next (R-check-turn); null when they do not. */
+function heldNotice(items: readonly Item[], id: string, held: readonly { name: string; why: string }[] | undefined): Item | null {
+  if (!held) return null;
+  const last = items.findLast((item) => item.kind === "notice" && item.key.startsWith("held-"));
+  const text =
+    held.length === 0
+      ? "Every tool a check() gates is offered again from this turn."
+      : `Not offered on this turn, as its check() says: ${held.map((h) => `${h.name} (${h.why})`).join("; ")}.`;
+  if ((!last && held.length === 0) || (last?.kind === "notice" && last.text === text)) return null;
+  return { kind: "notice", key: `held-${id}`, text, tone: "info" };
+}
+
 function step(trace: Trace, type: RunEventType, raw: unknown, id: string, at: string): Trace {
   switch (type) {
     case "run_started": {
@@ -130,6 +142,8 @@ function step(trace: Trace, type: RunEventType, raw: unknown, id: string, at: st
       if (data.role === "user") return { ...trace, items: [...trace.items, { kind: "user", key: id, text: data.text, by: data.by }] };
       const tokens = { input: trace.tokens.input + data.usage.input, output: trace.tokens.output + data.usage.output };
       const items = trace.items.filter((item) => !(item.kind === "assistant" && item.streaming));
+      const held = heldNotice(items, id, data.held);
+      if (held) items.push(held);
       if (data.text.trim()) items.push({ kind: "assistant", key: `a-${id}`, text: data.text, streaming: false });
       return { ...trace, tokens, items };
     }
