@@ -13,6 +13,11 @@ export function setupMonaco(): Promise<Monaco> {
     (self as unknown as { MonacoEnvironment: unknown }).MonacoEnvironment = {
       getWorker: () => new Worker(new URL("monaco-editor/editor/editor.worker", import.meta.url), { type: "module" }),
     };
+    // A file with no line break yet (a new project file) would otherwise take the browser's platform line ending
+    // (CRLF where the user agent says Windows); one with text keeps the ending it has.
+    monaco.editor.onDidCreateModel((model) => {
+      if (model.getLineCount() === 1) model.setEOL(monaco.editor.EndOfLineSequence.LF);
+    });
     loader.config({ monaco });
     return monaco;
   })();
