@@ -46,15 +46,24 @@ function treeFiles(run: Run): Record<string, string[] | null> {
 /**
  * Put a question to the person on a call's card and wait for the reply (no time limit unless `withinMs` sets one:
  * R-loop-ctx-ask, R-ask-hour); null when nobody can answer, they would rather not, or nobody answered in time.
- * `alreadyAsked`: after a restart the question is in front of the person already, so it is not asked again.
+ * `alreadyAsked`: after a restart the question is in front of the person already, so it is not asked again, and its
+ * bound counts from when it was put.
  */
 export async function askThePerson(run: Run, callId: string, question: string, choices: string[], alreadyAsked: boolean, withinMs?: number): Promise<string | null> {
   if (!run.deps.settings.canAsk) return null;
   if (!alreadyAsked) await run.emit("question_asked", { callId, question, choices });
-  const reply = await waitWithin(run, callId, withinMs);
+  const left = alreadyAsked && withinMs !== undefined ? await leftOf(run, callId, withinMs) : withinMs;
+  const reply = await waitWithin(run, callId, left);
   if (!("answer" in reply)) return null;
   await run.emit("question_answered", { callId, answer: reply.answer, by: reply.by, ...(reply === EXPIRED ? { expired: true as const } : {}) });
   return reply.answer;
+}
+
+/** What is left of a question's bound, counted from when its question_asked event was stored. */
+async function leftOf(run: Run, callId: string, withinMs: number): Promise<number> {
+  const events = await run.deps.log.stored(run.id, 0, ["question_asked"]).catch(() => []);
+  const asked = events.find((e) => e.data.callId === callId);
+  return asked ? Math.max(0, withinMs - (Date.now() - Date.parse(asked.at))) : withinMs;
 }
 
 /** What a question left unanswered past its bound settles as: nobody's answer (R-ask-hour). */
