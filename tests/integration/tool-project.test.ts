@@ -65,7 +65,8 @@ describe("the project files beside the tree", () => {
     expect(fs.readFileSync(path.join(scratch, "pyproject.toml"), "utf8")).toContain("[project]");
     expect(fs.existsSync(path.join(tools, "pyproject.toml"))).toBe(false);
     await settled();
-  });
+    // The first call opens the embedded database and the first install starts Python: slow on a busy machine.
+  }, 120_000);
 
   it("R-deps-edit: a save from a version that is no longer on disk is a conflict carrying the file's text", async () => {
     const project = await api();

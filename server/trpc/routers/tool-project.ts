@@ -12,7 +12,7 @@ import { builderProcedure, developerProcedure, router } from "../init";
 import { text } from "../text";
 
 // A name the list does not hold is refused here with the names it may be, and again below by server/tree.
-const name = z.enum(PROJECT_FILES, { message: `name one of ${PROJECT_FILES.join(", ")}` });
+const name = z.enum(PROJECT_FILES, { message: `path must name one of the project files: ${PROJECT_FILES.join(", ")}.` });
 const source = text().max(1_000_000);
 const hash = text().regex(/^[0-9a-f]{64}$/);
 
