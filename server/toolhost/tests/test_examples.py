@@ -23,7 +23,8 @@ class ExampleTreeTests(TreeCase):
         self.assertEqual({e["path"]: e["errors"] for e in entries if e["errors"]}, {})
         self.assertEqual({e["path"]: e["kind"] for e in entries}, {
             "_helpers.py": "helper", "clock.py": "module", "files.py": "functions",
-            "notes.py": "functions", "shell.py": "class", "tickets.py": "functions"})
+            "notes.py": "functions", "shell.py": "class", "sql.py": "tool_class",
+            "tickets.py": "functions"})
 
     def test_notes_write_then_read(self):
         self.tree.catalog.file("notes.py").module.NOTES = self.work / "notes"
@@ -72,3 +73,27 @@ class ExampleTreeTests(TreeCase):
         check = vars(self.tree.catalog.file("tickets.py").module)["check_secret"]
         self.assertIsNone(check("token", "tkt_0123456789abcdefghijkl"))
         self.assertIn("starts with tkt_", check("token", "hunter2"))
+
+    def test_sql_query_and_execute_on_a_sqlite_file(self):
+        settings = {"dsn": "app.db"}
+        self.assertEqual(self.call("sql__query", {"sql": "select 1"}, settings)["_meta"]
+                         ["quiver/outcome"], "failed")
+        self.assertEqual(self.text(self.call("sql__execute", {"sql": "create table t(a int)"},
+                                             settings)), "0 rows changed")
+        self.assertEqual(self.text(self.call("sql__execute", {"sql": "insert into t values (1), (2)"},
+                                             settings)), "2 rows changed")
+        self.assertEqual(self.text(self.call("sql__query", {"sql": "select a from t", "limit": 1},
+                                             settings)),
+                         "a\n1\n(1 more rows not shown; raise limit or narrow the query)")
+        # query opens the file read-only: a change through it is a failure the model reads.
+        refused = self.call("sql__query", {"sql": "delete from t"}, settings)
+        self.assertIn("use execute to change the database", self.text(refused))
+        self.assertTrue((self.work / "app.db").is_file())
+
+    def test_sql_check_secret_rejects_what_is_not_sqlite(self):
+        check = self.tree.catalog.file("sql.py").secret_check
+        self.assertIsNone(check("dsn", "file:data/app.db"))
+        self.assertIn("is not a SQLite database", check("dsn", "postgresql://u:p@db/app"))
+        notes = self.work / "notes.txt"
+        notes.write_text("hello", encoding="utf-8")
+        self.assertIn("is not a SQLite file", check("dsn", str(notes)))
