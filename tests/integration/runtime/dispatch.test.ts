@@ -304,7 +304,7 @@ describe("results", () => {
     s.model.reply(call("box__long", { size: 5_000 }), text("done"));
     const result = await onlyResult(await s.run(capped));
     const whole = "".split("").concat(Array.from({ length: 5_000 }, (_, i) => String.fromCharCode(97 + (i % 26)))).join("");
-    expect(result.truncated).toMatch(/^\.quiver\/results\/tool-[0-9a-f-]+\.txt$/);
+    expect(result.truncated).toMatch(/^\.results\/[0-9a-f-]{36}\/tool-[0-9a-f-]{36}\.txt$/);
     expect(result.text.startsWith(whole.slice(0, 200))).toBe(true);
     expect(result.text.endsWith(whole.slice(-50))).toBe(true);
     expect(result.text).toContain(`[... 4,750 characters left out here: the result was 5,000 characters long. The whole of it is in ${result.truncated}`);
