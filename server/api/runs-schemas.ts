@@ -100,6 +100,16 @@ const result = z
   })
   .meta({ id: "CallResult" });
 
+const toolRequest = z
+  .object({
+    callId: z.string().meta({ description: "The request's own id (`<call>/io-<n>`): decide or answer it with this." }),
+    kind: z.enum(["plan", "shell", "write", "ask"]),
+    args: z.record(z.string(), z.unknown()).meta({ description: "What its card shows: plan; command and reason; path and summary; question and choices." }),
+    decision: z.object({ decision: z.enum(apiDecisions), by: person, note: z.string().nullable() }).nullable(),
+    answer: z.object({ answer: z.string().nullable(), by: person }).nullable(),
+  })
+  .meta({ id: "ToolRequest", description: "A decision the call's tool asked of the person while it ran (ctx.io); neither decided nor answered: still open, or nobody answered." });
+
 const call = z
   .object({
     callId: z.string(),
@@ -113,6 +123,7 @@ const call = z
       .nullable()
       .meta({ description: "The person's decision, where the call asked for one." }),
     result: result.nullable(),
+    requests: z.array(toolRequest).meta({ description: "What the tool asked the person while it ran (ctx.io), in order." }),
   })
   .meta({ id: "Call" });
 

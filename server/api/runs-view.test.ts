@@ -85,8 +85,13 @@ describe("a run's calls", () => {
     expect(asked.waiting.questions).toEqual([{ callId: "t/io-2", kind: "ask", parent: "t", question: "Which?", choices: ["x"] }]);
     // The tool's requests are not calls of their own: the call runs while they wait.
     expect(asked.calls.map((c) => [c.callId, c.state])).toEqual([["t", "running"]]);
-    const ended = viewOf(RUN, [...events, result("t", "stopped")]);
+    const ended = viewOf(RUN, [...events, event("approval_decided", { callId: "t/io-1", decision: "always", by }), result("t", "stopped")]);
     expect(ended.waiting).toEqual({ approvals: [], questions: [] });
+    // What the tool asked stays on its call, decided or not, as its card does in the trace.
+    expect(ended.calls[0]!.requests).toEqual([
+      { callId: "t/io-1", kind: "write", args: { path: "a.md", summary: "" }, decision: { decision: "approve_always_in_run", by, note: null }, answer: null },
+      { callId: "t/io-2", kind: "ask", args: { question: "Which?", choices: ["x"] }, decision: null, answer: null },
+    ]);
   });
 
   it("waits on nothing once the run has ended, though a question was never answered", () => {

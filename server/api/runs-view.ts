@@ -9,6 +9,7 @@ export type RunView = z.output<typeof runView>;
 type CallView = RunView["calls"][number];
 type Approval = RunView["waiting"]["approvals"][number];
 type Question = RunView["waiting"]["questions"][number];
+type ToolRequest = CallView["requests"][number];
 
 /** The runtime's decision in the API's words. */
 export const API_DECISION: Record<Decision, (typeof apiDecisions)[number]> = {
@@ -24,6 +25,13 @@ export function viewOf(run: RunSummary, events: readonly RunEvent[]): RunView {
   const calls = new Map<string, CallView>();
   const approvals = new Map<string, Approval>();
   const questions = new Map<string, Question>();
+  const requests = new Map<string, ToolRequest>();
+  /** A tool's ctx.io request, kept on its call (R-tool-io-cards). */
+  const request = (parent: string | undefined, made: ToolRequest) => {
+    if (!parent) return;
+    requests.set(made.callId, made);
+    calls.get(parent)?.requests.push(made);
+  };
   let agent = { id: run.agentId, name: run.agentName, version: run.agentVersion };
   let lastEventId: string | null = null;
   const closeWaits = (callId: string) => {
@@ -46,13 +54,14 @@ export function viewOf(run: RunSummary, events: readonly RunEvent[]): RunView {
       }
       case "tool_call": {
         const c = data<"tool_call">(event);
-        calls.set(c.callId, { callId: c.callId, name: c.name, title: c.title, args: c.args, parent: c.parent ?? null, state: "pending", decision: null, result: null });
+        calls.set(c.callId, { callId: c.callId, name: c.name, title: c.title, args: c.args, parent: c.parent ?? null, state: "pending", decision: null, result: null, requests: [] });
         break;
       }
       case "approval_requested": {
         const a = data<"approval_requested">(event);
         const kind = a.io && a.io.kind !== "ask" ? a.io.kind : "call";
         approvals.set(a.callId, { callId: a.callId, kind, parent: a.parent ?? null, operation: a.operation, title: a.title, args: a.args, reason: a.reason, grantable: a.grantable !== false });
+        if (kind !== "call") request(a.parent, { callId: a.callId, kind, args: a.args, decision: null, answer: null });
         setState(calls, a.callId, "waiting_for_approval");
         break;
       }
@@ -60,20 +69,28 @@ export function viewOf(run: RunSummary, events: readonly RunEvent[]): RunView {
         const d = data<"approval_decided">(event);
         closeWaits(d.callId);
         const call = calls.get(d.callId);
-        if (call) call.decision = { decision: API_DECISION[d.decision], by: d.by, note: d.note ?? null };
+        const decision = { decision: API_DECISION[d.decision], by: d.by, note: d.note ?? null };
+        if (call) call.decision = decision;
+        const asked = requests.get(d.callId);
+        if (asked) asked.decision = decision;
         setState(calls, d.callId, "pending");
         break;
       }
       case "question_asked": {
         const q = data<"question_asked">(event);
         questions.set(q.callId, { callId: q.callId, kind: q.io ? "ask" : "call", parent: q.parent ?? null, question: q.question, choices: q.choices });
+        if (q.io) request(q.parent, { callId: q.callId, kind: "ask", args: { question: q.question, choices: q.choices }, decision: null, answer: null });
         setState(calls, q.callId, "waiting_for_answer");
         break;
       }
-      case "question_answered":
-        closeWaits(data<"question_answered">(event).callId);
-        setState(calls, data<"question_answered">(event).callId, "running");
+      case "question_answered": {
+        const a = data<"question_answered">(event);
+        closeWaits(a.callId);
+        setState(calls, a.callId, "running");
+        const asked = requests.get(a.callId);
+        if (asked) asked.answer = { answer: a.answer, by: a.by };
         break;
+      }
       case "tool_started":
         setState(calls, data<"tool_started">(event).callId, "running");
         break;

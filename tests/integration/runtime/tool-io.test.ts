@@ -157,6 +157,11 @@ describe("shell, plan and ask through tRPC", () => {
     await caller.runs.decide({ runId, callId: plan.callId, decision: "deny", note: "not on a Friday" });
     const run = await finished(runId);
     expect(resultsOf(run)).toEqual(["shell: True, plan: False 'not on a Friday'"]);
+    // The runs API keeps what the tool asked on its call, as the playground's card shows it.
+    expect(run.calls[0]!.requests.map((r) => [r.kind, r.decision?.decision, r.decision?.note])).toEqual([
+      ["shell", "approve_once", null],
+      ["plan", "deny", "not on a Friday"],
+    ]);
     const { events } = await caller.runs.get({ runId });
     const decisions = events.filter((e) => e.type === "approval_decided").map((e) => e.data);
     expect(decisions).toEqual([
