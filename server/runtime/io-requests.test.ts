@@ -2,6 +2,7 @@
 // one path however it is written; and a run where nobody can answer telling the tool no without a card.
 import { describe, expect, it } from "vitest";
 import { alwaysPaths, answerIoRequest, samePath } from "./io-requests";
+import { waitOf } from "./queries";
 import type { PreparedCall, Run } from "./run";
 
 const ANN = { id: "u1", name: "Ann" };
@@ -58,5 +59,17 @@ describe("R-tool-io-nobody", () => {
     expect(await answerIoRequest(run, parent, { kind: "plan", plan: "1. go" })).toEqual({ approved: false, note: "" });
     expect(await answerIoRequest(run, parent, { kind: "ask", question: "Go?", options: [] })).toEqual({ answer: null });
     expect(emitted.map((e) => e.type)).toEqual(["progress", "progress", "progress", "progress"]);
+  });
+});
+
+describe("R-tool-io-nobody in the list of runs", () => {
+  it("R-tool-io-nobody: a tool's request left open when its call ended is no longer what the run waits on", () => {
+    const events = [
+      { type: "approval_requested", callId: "t/io-1" },
+      { type: "tool_result", callId: "t" },
+      { type: "question_asked", callId: "q" },
+    ];
+    expect(waitOf(events)).toBe("question");
+    expect(waitOf(events.slice(0, 1))).toBe("approval");
   });
 });

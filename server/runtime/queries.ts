@@ -20,7 +20,11 @@ export function waitOf(events: readonly WaitEvent[]): WaitingFor {
   for (const { type, callId } of events) {
     if (type === "approval_requested") open.set(callId, "approval");
     else if (type === "question_asked") open.set(callId, "question");
-    else open.delete(callId);
+    else {
+      open.delete(callId);
+      // A tool's ctx.io requests (`<call>/io-<n>`) end with its call, answered or not (R-tool-io-cards).
+      if (type === "tool_result") for (const id of open.keys()) if (id?.startsWith(`${callId}/io-`)) open.delete(id);
+    }
   }
   const kinds = [...open.values()];
   return kinds.length > 0 && kinds.every((kind) => kind === "question") ? "question" : "approval";
