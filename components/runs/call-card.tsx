@@ -19,14 +19,16 @@ function who(by: { name: string | null } | null): string {
   return by?.name ? ` by ${by.name}` : "";
 }
 
-/** `within`: the card sits inside another's, made by a tool through ctx.system or by a specialist's run. */
-export function CallCard({ call, runId, calls, within }: { call: Call; runId: string | null; calls: Readonly<Record<string, Call>>; within?: "tool" | "specialist" }) {
+/** `within`: the card sits inside another's, made by a tool through ctx.system, a program through quiver.sources, or a specialist's run. */
+export function CallCard({ call, runId, calls, within }: { call: Call; runId: string | null; calls: Readonly<Record<string, Call>>; within?: "tool" | "program" | "specialist" }) {
   const state = CALL_STATES[call.state];
   const title = call.title ?? call.name;
   const waiting = call.state === "approval" || call.state === "question";
   // What the tool asked the person through ctx.io shows apart from the calls it made (R-tool-io-cards).
   const asked = call.children.filter((id) => calls[id]?.io);
   const made = call.children.filter((id) => !calls[id]?.io);
+  // A compute_exec program's calls of the agent's sources (R-code-import) sit under it like a tool's ctx.system calls.
+  const maker = call.specialist ? "specialist" : call.name === "compute_exec" ? "program" : "tool";
   return (
     <article
       aria-label={`Tool call: ${title}`}
@@ -111,19 +113,21 @@ export function CallCard({ call, runId, calls, within }: { call: Call; runId: st
         ))}
         {made.length > 0 ? (
           <section
-            aria-label={call.specialist ? "Calls the specialist made" : "Calls this tool made"}
+            aria-label={maker === "specialist" ? "Calls the specialist made" : `Calls this ${maker} made`}
             className="flex flex-col gap-2 border-l-2 border-zinc-200 pl-3 dark:border-zinc-800"
           >
-            <p className="text-xs text-zinc-500">{call.specialist ? "Called by the specialist in its run" : "Called by this tool through ctx.system"}</p>
+            <p className="text-xs text-zinc-500">
+              {maker === "specialist" ? "Called by the specialist in its run" : maker === "program" ? "Called by this program through quiver.sources" : "Called by this tool through ctx.system"}
+            </p>
             {made.map((id) =>
-              calls[id] ? <CallCard key={id} call={calls[id]} runId={runId} calls={calls} within={call.specialist ? "specialist" : "tool"} /> : null,
+              calls[id] ? <CallCard key={id} call={calls[id]} runId={runId} calls={calls} within={maker} /> : null,
             )}
           </section>
         ) : null}
         {call.result ? (
           <div>
             <p className="mb-1 text-xs text-zinc-500">
-              {within === "specialist" ? "Result, as the specialist got it" : call.parent ? "Result, as the tool got it" : "Result, as the model got it"}{call.result.deduped ? " (repeated from an identical earlier call)" : ""}
+              {within === "specialist" ? "Result, as the specialist got it" : call.parent ? `Result, as the ${within === "program" ? "program" : "tool"} got it` : "Result, as the model got it"}{call.result.deduped ? " (repeated from an identical earlier call)" : ""}
             </p>
             <pre aria-label="Result" className={preClass}>
               {call.result.text || "(empty)"}
