@@ -1,10 +1,11 @@
 // Where a run keeps a cut result (R-cut-run, R-cut-confined, R-cut-bounded): .results/<run>/ of the agent's working
 // folder, through no link, and only so many files, bytes and runs.
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { capOutput, KEEP_LIMITS, keepInRun, type KeepIn } from "./kept-results";
+import { adoptHostCut, capOutput, KEEP_LIMITS, keepInRun, type KeepIn } from "./kept-results";
 
 let dir: string;
 let where: KeepIn;
@@ -85,5 +86,52 @@ describe("keeping a run's cut results", () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(fs.readdirSync(path.join(where.folder, ".results")).sort()).toEqual(["middle", "new"]);
+  });
+});
+
+describe("moving the tool host's kept file into the run", () => {
+  const uuid = "0b5c7f0e-1f2a-4d3b-8c9d-0123456789ab";
+  let tree: string;
+  let hostResults: string;
+  const note = (where: string) => `head[... 25,000 characters left out here: the result was 30,000 characters long. The whole of it is in ${where}; read that file for the part in between ...]tail`;
+  const hostNote = note(`.results/tool-${uuid}.txt (in the tool host's working folder)`);
+
+  beforeEach(() => {
+    tree = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "quiver-kept-tree-")));
+    const hash = createHash("sha256").update(tree).digest("hex").slice(0, 16);
+    hostResults = path.join(dir, "hostdata", "work", hash, ".results");
+    fs.mkdirSync(hostResults, { recursive: true });
+  });
+  afterEach(() => fs.rmSync(tree, { recursive: true, force: true }));
+
+  it("R-cut-run: moves the host's file into .results/<run>/, masked, and rewrites the note to name it", async () => {
+    fs.writeFileSync(path.join(hostResults, `tool-${uuid}.txt`), "the whole text, with s3cret in it");
+    const adopted = await adoptHostCut({ ...where, tree }, hostNote, path.join(hostResults, `tool-${uuid}.txt`), (t) => t.replaceAll("s3cret", "***"));
+    expect(adopted.kept).toMatch(/^\.results\/run-1\/tool-[0-9a-f-]{36}\.txt$/);
+    expect(adopted.text).toBe(note(`${adopted.kept} (in the agent's working folder)`));
+    expect(fs.readFileSync(path.join(where.folder, adopted.kept!), "utf8")).toBe("the whole text, with *** in it");
+    expect(fs.readdirSync(hostResults)).toEqual([]);
+  });
+
+  it("R-cut-confined: a host .results swapped for a link is not read through, and the note says the rest could not be kept", async () => {
+    const elsewhere = path.join(dir, "elsewhere");
+    fs.mkdirSync(elsewhere);
+    fs.writeFileSync(path.join(elsewhere, `tool-${uuid}.txt`), "not the host's");
+    fs.rmSync(hostResults, { recursive: true });
+    fs.symlinkSync(elsewhere, hostResults);
+    const adopted = await adoptHostCut({ ...where, tree }, hostNote, path.join(hostResults, `tool-${uuid}.txt`), (t) => t);
+    expect(adopted.kept).toBeNull();
+    expect(adopted.text).toContain("The whole of it could not be kept where your file tools can read it (the tool host's copy could not be read: .results is a symbolic link, which is not followed) ...]");
+    expect(fs.existsSync(path.join(where.folder, ".results"))).toBe(false);
+  });
+
+  it("R-cut-confined: a reported path outside the work folder of the tree's own host is not taken", async () => {
+    const other = path.join(dir, "hostdata", "work", "0123456789abcdef", ".results");
+    fs.mkdirSync(other, { recursive: true });
+    fs.writeFileSync(path.join(other, `tool-${uuid}.txt`), "another tree's");
+    for (const reported of [path.join(other, `tool-${uuid}.txt`), "/etc/passwd", path.join(hostResults, "notes.txt")]) {
+      expect(await adoptHostCut({ ...where, tree }, hostNote, reported, (t) => t)).toEqual({ text: hostNote, kept: null });
+    }
+    expect(fs.readdirSync(other)).toEqual([`tool-${uuid}.txt`]);
   });
 });

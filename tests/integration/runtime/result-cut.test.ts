@@ -56,6 +56,20 @@ describe("a cut result in a run", () => {
     expect(fs.readFileSync(path.join(inbox, cut!.truncated!), "utf8").split("\n")).toHaveLength(3_000);
   });
 
+  it("R-result-output-cap: a built-in's result over the cap is kept in the same folder, where read_file reads it", async () => {
+    fs.mkdirSync(inbox, { recursive: true });
+    fs.writeFileSync(path.join(inbox, "big.txt"), Array.from({ length: 500 }, (_, i) => `row ${i + 1}`).join("\n"));
+    const agent = await s.agent({ tools: [{ entry: "system:filesystem#read_file", settings: { root: "inbox" } }], policy: { output_cap: 1_000 } });
+    s.model.reply(call("read_file", { path: "big.txt" }), (request) => call("read_file", { path: notedPath(request), start_line: 250, max_lines: 1 }), text("done"));
+    const runId = await s.run(agent);
+    const [cut, read] = await results(runId);
+    expect(cut!.truncated).toMatch(new RegExp(`^\\.results/${runId}/tool-[0-9a-f-]{36}\\.txt$`));
+    expect(cut!.text).not.toContain("row 250\n");
+    expect(read).toMatchObject({ outcome: "ok" });
+    // The kept text is the first read's numbered lines, so the second read numbers them again.
+    expect(read!.text).toContain("\t   250\trow 250");
+  });
+
   it("R-cut-confined: a .results the agent's tools made a link is not followed, and the note says the rest could not be kept", async () => {
     const outside = path.join(s.dir, "outside");
     fs.mkdirSync(outside, { recursive: true });
