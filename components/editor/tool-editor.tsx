@@ -107,16 +107,18 @@ export function ToolEditor({ initialPath }: { initialPath: string }) {
           onSaveMerge={(merged) => void actions.save(active, merged, buffer?.conflict?.hash)}
           onTakeTheirs={() => actions.takeTheirs(active)}
         />
-        <ProblemsStrip
-          problems={buffer?.preview.problems ?? []}
-          onGoTo={(line) => {
-            const mounted = editorRef.current;
-            if (!mounted) return;
-            mounted.setPosition({ lineNumber: line, column: 1 });
-            mounted.revealLineInCenter(line);
-            mounted.focus();
-          }}
-        />
+        {project ? null : (
+          <ProblemsStrip
+            problems={buffer?.preview.problems ?? []}
+            onGoTo={(line) => {
+              const mounted = editorRef.current;
+              if (!mounted) return;
+              mounted.setPosition({ lineNumber: line, column: 1 });
+              mounted.revealLineInCenter(line);
+              mounted.focus();
+            }}
+          />
+        )}
       </div>
       {project ? (
         <aside aria-label="About this file" className="flex w-[26rem] shrink-0 flex-col border-l border-zinc-200 dark:border-zinc-800">

@@ -58,8 +58,10 @@ test("R-deps-status: a failed install says pip's own line where the file is edit
   const state = deps(page).getByTestId("deps-state");
   await expect(state).toContainText("Dependencies failed to install", { timeout: 60_000 });
   await expect(state).toContainText("ERROR: No matching distribution found for not-a-package-anywhere-quiver");
+  await page.screenshot({ path: test.info().outputPath("failed.png") });
   await page.goto("/tools");
   await expect(page.getByRole("status").filter({ hasText: "Dependencies failed to install" })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath("tools.png"), fullPage: true });
 });
 
 test("R-deps-root: a requirements.txt inside tools/ is named as not a dependency file, with where to move it", async ({ page }) => {
