@@ -9,7 +9,7 @@ from quiverhost.calls import Calls
 from quiverhost.input_models import pydantic_base
 from quiverhost.tool_class_run import call_behaviour
 
-from tests.support import TreeCase
+from tests.support import HostProcess, TreeCase, write_file
 
 HEAD = '''from dataclasses import dataclass
 from typing import TypedDict
@@ -239,3 +239,35 @@ class T(Tool):
     def call(self, args, ctx): return ToolResult.ok(str(self.seen))
 ''')
         self.assertEqual([self.text(self.call(host, "t", {})) for _ in range(3)], ["1", "2", "3"])
+
+
+class ToolClassProtocolTests(TreeCase):
+    """The same through the host's own methods, as the studio asks them."""
+
+    def start(self) -> HostProcess:
+        root = self.folder() / "tools"
+        write_file(root, "t.py", SQLISH.replace("    async def call(self, args, ctx):\n        RAN", (
+            "    def check_secret(self, name, value):\n"
+            "        return None if value.endswith('.db') else 'this is not a SQLite file'\n"
+            "    async def call(self, args, ctx):\n        RAN")))
+        host = HostProcess(root)
+        self.addCleanup(host.close)
+        return host
+
+    def test_R_tool_class_secrets_quiver_check_secret_asks_the_class(self):
+        host = self.start()
+        good = host.ask("quiver/check_secret", {"path": "t.py", "field": "dsn", "value": "app.db"})
+        self.assertEqual(good["result"], {"ok": True, "message": None})
+        bad = host.ask("quiver/check_secret", {"path": "t.py", "field": "dsn", "value": "pg://x"})
+        self.assertEqual(bad["result"], {"ok": False, "message": "this is not a SQLite file"})
+
+    def test_R_tool_class_per_call_quiver_behaviour_over_the_wire(self):
+        host = self.start()
+        answer = host.ask("quiver/behaviour", {"name": "sql__execute",
+                                               "arguments": {"sql": "DELETE FROM t"}})["result"]
+        self.assertEqual((answer["destructive"], answer["concurrent"], answer["per_call"]),
+                         (True, False, True))
+        unknown = host.ask("quiver/behaviour", {"name": "nope", "arguments": {}})
+        self.assertEqual(unknown["error"]["code"], -32602)
+        kinds = [f["kind"] for f in host.ask("quiver/catalog")["result"]["files"]]
+        self.assertEqual(kinds, ["tool_class"])
