@@ -9,7 +9,7 @@ awaitable; `await` it). Edit it when the studio's card for a decision changes.
 
 from __future__ import annotations
 
-import asyncio
+import sys
 from typing import Any, Callable, Generator
 
 __all__ = ["IOHandler"]
@@ -34,6 +34,8 @@ class _Awaiting:
         self._blocking = blocking
 
     def __await__(self) -> Generator[Any, None, Any]:
+        import asyncio  # not at the top: most hosts never import it, and it slows every start
+
         # to_thread copies the context, so the call running now is the one that asks.
         return asyncio.to_thread(self._blocking).__await__()
 
@@ -50,7 +52,10 @@ class _Awaiting:
 
 def _both(method: str, blocking: Callable[[], Any]) -> Any:
     """The answer now, or an awaitable of it where an event loop runs in this thread."""
+    asyncio = sys.modules.get("asyncio")  # no event loop runs where asyncio was never imported
     try:
+        if asyncio is None:
+            raise RuntimeError("no running event loop")
         asyncio.get_running_loop()
     except RuntimeError:
         return blocking()

@@ -6,7 +6,6 @@ refused, failed, transient, timeout) and the duration on every result.
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import itertools
 import os
@@ -181,6 +180,8 @@ class Calls:
             else:
                 value = op.func(**kwargs)
             if inspect.isawaitable(value):
+                import asyncio  # only for an async tool: the import is a good part of a host's start
+
                 value = asyncio.run(_awaited(value))
         except BaseException as exc:  # SystemExit from a tool must not end the host
             error = exc
