@@ -50,8 +50,42 @@ def die() -> str:
     os._exit(3)
 `;
 
+const SETTINGS = `"""A tool with a setting and a bound."""
+
+import time
+
+
+class Settings:
+    """How to greet.
+
+    Attributes:
+        greeting: Said before the name.
+    """
+
+    greeting: str = "hi"
+
+
+def greet(name: str, settings: Settings) -> str:
+    """Greet with the setting.
+
+    Args:
+        name: Who.
+    """
+    return f"{settings.greeting} {name}"
+
+
+def nap(seconds: float) -> str:
+    """Sleep a while.
+
+    Args:
+        seconds: How long.
+    """
+    time.sleep(seconds)
+    return "rested"
+`;
+
 const space = scratch("cli-fast");
-const tree = space.tree("tools", { "t.py": TOOLS });
+const tree = space.tree("tools", { "t.py": TOOLS, "s.py": SETTINGS });
 afterAll(() => space.cleanup());
 
 type Ran = { code: number | null; stdout: string; stderr: string };
@@ -100,10 +134,14 @@ describe("quiver call without the TypeScript toolchain", () => {
       ["call", tree, "t__nothing"],
       ["call", tree, "t__die"],
       ["call", tree, "t__hello", "--args", "[1]"],
+      ["call", tree, "s__greet", "--args", '{"name": "Ada"}', "--settings", '{"greeting": "good day"}'],
+      ["call", tree, "s__nap", "--args", '{"seconds": 3}', "--timeout", "0.5"],
     ];
     const ran = await Promise.all(cases.map(async (args) => [await quiver(args), await quiver(args, { QUIVER_CLI_FULL: "1" })] as const));
     ran.forEach(([fast, full], i) => expect(fast, cases[i]!.join(" ")).toEqual(full));
     expect(ran[2]![0].stderr).toBe("… step 1\n… step 2\n");
     expect(ran[4]![0]).toMatchObject({ code: 1, stdout: expect.stringMatching(/^The tool host stopped while running t__die \(exit code 3\); /) });
+    expect(ran[6]![0].stdout).toBe("good day Ada\n");
+    expect(ran[7]![0]).toMatchObject({ code: 1, stdout: expect.stringMatching(/^TimeoutError: s__nap did not finish within 0.5 s/) });
   }, 180_000);
 });
