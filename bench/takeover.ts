@@ -81,7 +81,7 @@ async function loopbackProcess(): Promise<{ url: string; stop(): void }> {
 
 type Worker = { child: ChildProcess; pid: number; live: Set<string>; ready: Promise<void> };
 
-/** A worker process; its pid is the one its own lines give (tsx runs in it as a loader, so a kill reaches it). */
+/** A worker process, tsx a loader in it, so a kill reaches it (R-ops-tsx-child). */
 function worker(env: Record<string, string>, scratch: string): Worker {
   const dataDir = mkdtempSync(path.join(scratch, "worker-"));
   const child = spawn(process.execPath, ["--import", "tsx", path.join("tests", "support", "studio-worker.ts")], {

@@ -10,13 +10,13 @@ import { PgBoss, fromPglite, type ConstructorOptions, type Db as IDatabase, type
 import type { Db } from "@/db/client";
 
 export const RUN_QUEUE = "quiver-runs";
-/** A holder silent this long has lost its runs: pg-boss's shortest heartbeat. */
+/** A holder silent this long has lost its runs: pg-boss's shortest heartbeat (R-ops-pgboss-heartbeat). */
 export const LEASE_SECONDS = 10;
 /** How often a holder refreshes its leases (well inside the lease, so one slow refresh loses nothing). */
 const REFRESH_MS = 3_000;
 /** How often an idle process asks for jobs; starting a run in this process asks at once. */
 const POLL_MS = 1_000;
-/** How often pg-boss's supervisor looks for lapsed leases. */
+/** How often pg-boss's supervisor looks for lapsed leases; its default minute would outlast the lease (R-ops-pgboss-heartbeat). */
 const SUPERVISE_SECONDS = 2;
 /** Jobs taken in one fetch. */
 const BATCH = 20;
@@ -42,7 +42,7 @@ export type Taker<Start> = {
 
 type Held = { id: string; retryCount: number };
 
-/** pg-boss over the studio's own connection: PGlite through its backend, PostgreSQL through the studio's pool. */
+/** pg-boss over the studio's own connection: PGlite through its backend, PostgreSQL through the studio's pool (R-ops-pgboss-pglite). */
 function adapter(db: Db): { db: IDatabase; backend: ConstructorOptions["backend"] } {
   const client = (db as unknown as { $client: PGlite | Pool }).$client;
   if ("exec" in client && typeof client.exec === "function") return { db: fromPglite(client), backend: "pglite" };

@@ -156,7 +156,7 @@ export class Runtime {
           take: (job) => this.hold(job),
           lost: (runId) => this.lose(runId),
           room: () => (this.options.maxRuns ?? 500) - this.live.size,
-          refreshed: (runIds) => void this.applyWords(runIds.filter((id) => this.live.get(id)?.run?.waiting)),
+          refreshed: (runIds) => void this.applyWords(runIds),
           onRefresh: this.options.onLeaseRefresh,
         });
         this.sweeper = setInterval(() => void this.sweep(queue), SWEEP_MS);
@@ -276,8 +276,10 @@ export class Runtime {
     if (!held.queued || held.lost || !this.opened) return;
     const queue = await this.opened;
     await this.log.flushed();
-    if (held.run?.abandoned) await queue.release(runId);
-    else await queue.done(runId);
+    if (held.run?.abandoned) return queue.release(runId);
+    // An ended run's words were for what it was: the table keeps only those of unfinished runs.
+    if (held.run && held.run.status !== "running" && held.run.status !== "waiting") await clearWords(this.db, runId).catch(() => undefined);
+    await queue.done(runId);
   }
 
   /** The lease lapsed under this process: another may hold the run now, so this one writes nothing more. */

@@ -51,7 +51,7 @@ describe("a run of one client call", () => {
     s.database = await openDatabase({ dataDir: s.dataDir });
     s.runtime = new Runtime({ db: s.database.db, tree: s.tree, dataDir: s.dataDir, modelRetries: 0 });
     await s.runtime.connect();
-    expect(s.runtime.isLive(runId)).toBe(true);
+    await expect.poll(() => s.runtime.isLive(runId), { timeout: 3_000 }).toBe(true);
 
     await s.runtime.decide(runId, callId, "once", ANN);
     expect((await settled(s, runId)).status).toBe("done");

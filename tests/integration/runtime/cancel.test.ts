@@ -177,6 +177,7 @@ describe("stopping after a restart", () => {
     s.database = await openDatabase({ dataDir: s.dataDir });
     s.runtime = new Runtime({ db: s.database.db, tree: s.tree, dataDir: s.dataDir, modelRetries: 0 });
     await s.runtime.connect();
+    await expect.poll(() => s.runtime.isLive(runId), { timeout: 3_000 }).toBe(true);
 
     await s.runtime.cancel(runId, ANN);
     await s.runtime.idle(runId);

@@ -1,8 +1,9 @@
-// Real studio processes on one PostgreSQL (DATABASE_URL): this test is the web process (it starts runs and decides,
-// and drives none), and workers are separate processes (tests/support/studio-worker.ts, the studio's own start-up
-// with QUIVER_ROLE=worker). A worker killed with SIGKILL mid-run loses its lease, and the other takes the run over
-// within the lease and a few seconds (R-queue-lease); a worker whose key is not the studio's refuses to start
-// (R-queue-role). Skipped where no PostgreSQL is given; everything made here is removed after.
+// Real studio processes (tests/support/studio-worker.ts, the studio's own start-up without the pages). On one
+// PostgreSQL (DATABASE_URL): this test is the web process (it starts runs and drives none) and workers are separate
+// processes; a worker killed with SIGKILL mid-run loses its lease, and the other takes the run over within the lease
+// and a few seconds (R-queue-lease); a worker whose key is not the studio's refuses to start (R-queue-role). Those are
+// skipped where no PostgreSQL is given, and everything made there is removed after. On the embedded database: one
+// process, killed mid-run, whose next start takes the run back through the same queue.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -11,7 +12,7 @@ import { randomUUID } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/db/client";
-import { agents, runs, user } from "@/db/schema";
+import { agents, runEvents, runs, user } from "@/db/schema";
 import { createAgent } from "@/server/agents/store";
 import { parseEnv } from "@/server/env";
 import { closeAll } from "@/server/host";
@@ -29,6 +30,34 @@ const SLOW = `"""Takes its time."""\n\nimport time\n\n\ndef nap(seconds: float) 
 
 type Worker = { child: ChildProcess; pid: number; live: Set<string>; lines: Record<string, unknown>[]; exited: Promise<number | null> };
 
+/** A studio process; tsx is a loader of this very process, so a kill reaches it (R-ops-tsx-child). */
+function studioProcess(env: Record<string, string | undefined>): Worker {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join("tests", "support", "studio-worker.ts")], {
+    cwd: process.cwd(),
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as unknown as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const worker: Worker = { child, pid: child.pid!, live: new Set(), lines: [], exited: new Promise((resolve) => child.once("exit", (code: number | null) => resolve(code))) };
+  let buffer = "";
+  child.stdout!.on("data", (chunk: Buffer) => {
+    buffer += chunk.toString();
+    for (let at = buffer.indexOf("\n"); at >= 0; at = buffer.indexOf("\n")) {
+      const line = buffer.slice(0, at);
+      buffer = buffer.slice(at + 1);
+      if (!line.startsWith("{")) continue;
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      worker.lines.push(parsed);
+      if (Array.isArray(parsed.live)) worker.live = new Set(parsed.live as string[]);
+    }
+  });
+  child.stderr!.on("data", () => undefined);
+  return worker;
+}
+
+async function ready(worker: Worker): Promise<void> {
+  await expect.poll(() => worker.lines.some((l) => l.ready), { timeout: 60_000, interval: 100 }).toBe(true);
+}
+
 describe.skipIf(!databaseUrl)("studio processes sharing PostgreSQL through the run queue", () => {
   const ANN = { id: `user-procs-${randomUUID().slice(0, 8)}`, name: "Ann" };
   let dir: string;
@@ -41,32 +70,9 @@ describe.skipIf(!databaseUrl)("studio processes sharing PostgreSQL through the r
 
   const spawnWorker = (key = KEY): Worker => {
     const dataDir = fs.mkdtempSync(path.join(dir, "worker-"));
-    // tsx as a loader of this very process (not its CLI, which runs the script in a child): a kill reaches the worker.
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, QUIVER_SECRET_KEY: key, QUIVER_ROLE: "worker", QUIVER_DATA_DIR: dataDir, QUIVER_TOOLS_DIR: tree };
-    const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join("tests", "support", "studio-worker.ts")], {
-      cwd: process.cwd(),
-      env: env as unknown as NodeJS.ProcessEnv,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const worker: Worker = { child, pid: child.pid!, live: new Set(), lines: [], exited: new Promise((resolve) => child.once("exit", (code: number | null) => resolve(code))) };
-    let buffer = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString();
-      for (let at = buffer.indexOf("\n"); at >= 0; at = buffer.indexOf("\n")) {
-        const line = buffer.slice(0, at);
-        buffer = buffer.slice(at + 1);
-        if (!line.startsWith("{")) continue;
-        const parsed = JSON.parse(line) as Record<string, unknown>;
-        worker.lines.push(parsed);
-        if (Array.isArray(parsed.live)) worker.live = new Set(parsed.live as string[]);
-      }
-    });
-    child.stderr!.on("data", () => undefined);
+    const worker = studioProcess({ DATABASE_URL: databaseUrl, QUIVER_SECRET_KEY: key, QUIVER_ROLE: "worker", QUIVER_DATA_DIR: dataDir, QUIVER_TOOLS_DIR: tree });
     workers.push(worker);
     return worker;
-  };
-  const ready = async (worker: Worker) => {
-    await expect.poll(() => worker.lines.some((l) => l.ready), { timeout: 60_000, interval: 100 }).toBe(true);
   };
   const holderOf = async (runId: string, among: Worker[]): Promise<Worker> => {
     await expect.poll(() => among.filter((w) => w.live.has(runId)).length, { timeout: 20_000, interval: 50 }).toBe(1);
@@ -157,4 +163,57 @@ describe.skipIf(!databaseUrl)("studio processes sharing PostgreSQL through the r
     expect(wrong.lines.find((l) => l.refused)?.refused).toMatch(/^QUIVER_SECRET_KEY is not the key this studio's secrets were encrypted with/);
     expect(wrong.lines.some((l) => l.ready)).toBe(false);
   }, 60_000);
+});
+
+describe("one studio process on the embedded database", () => {
+  it("R-queue-lease: a process killed mid-call takes the run back at its next start, once the lease has lapsed, and the run ends done", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-procs-pglite-"));
+    const tree = path.join(dir, "tools");
+    const dataDir = path.join(dir, "data");
+    fs.mkdirSync(tree);
+    fs.writeFileSync(path.join(tree, "slow.py"), SLOW);
+    const model = await startLoopbackModel();
+    const env = { QUIVER_SECRET_KEY: KEY, QUIVER_DATA_DIR: dataDir, QUIVER_TOOLS_DIR: tree };
+    const started: Worker[] = [];
+    try {
+      // The run is written and queued before any studio process is up, as a request a moment before a crash leaves it.
+      const database = await openDatabase({ dataDir });
+      const person = { id: "user-pglite-procs", name: "Ann" };
+      await database.db.insert(user).values({ id: person.id, email: "ann-pglite-procs@quiver.test", name: person.name, role: "builder" });
+      const declaration = { name: "sleeper", model: { provider: "openai-compatible" as const, model: "loopback", base_url: model.url }, tools: [{ entry: "tools/slow.py" }] };
+      const agentId = (await createAgent(database.db, person.id, declaration, { tree, workspace: workspaceDir(dataDir) })).id;
+      const queuer = new Runtime({ db: database.db, tree, dataDir, role: "web" });
+      model.reply(call("slow__nap", { seconds: 20 }), text("Done after the restart."));
+      const { runId } = await queuer.start({ agentId, message: "Rest a while.", user: person });
+      await queuer.shutdown();
+      await database.close();
+
+      const first = studioProcess(env);
+      started.push(first);
+      await expect.poll(() => first.live.has(runId), { timeout: 60_000, interval: 50 }).toBe(true);
+      // Killed while its call sleeps: nothing is written, nothing given back.
+      await new Promise((r) => setTimeout(r, 1_500));
+      process.kill(first.pid, "SIGKILL");
+      await first.exited;
+      const second = studioProcess(env);
+      started.push(second);
+      await ready(second);
+      await expect.poll(() => second.live.has(runId), { timeout: (LEASE_SECONDS + 10) * 1000, interval: 50 }).toBe(true);
+      await expect.poll(() => second.live.has(runId), { timeout: 20_000, interval: 50 }).toBe(false);
+      second.child.kill("SIGTERM");
+      expect(await second.exited).toBe(0);
+
+      const after = await openDatabase({ dataDir });
+      const [row] = await after.db.select().from(runs).where(eq(runs.id, runId));
+      const stored = await after.db.select().from(runEvents).where(eq(runEvents.runId, runId)).orderBy(runEvents.id);
+      await after.close();
+      expect(row).toMatchObject({ status: "done" });
+      expect(stored.filter((e) => e.type === "run_started")).toHaveLength(1);
+      expect(stored.filter((e) => e.type === "tool_result").map((e) => e.data)).toEqual([expect.objectContaining({ outcome: "failed", text: RESTARTED })]);
+    } finally {
+      for (const w of started) if (w.child.exitCode === null) w.child.kill("SIGKILL");
+      await model.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

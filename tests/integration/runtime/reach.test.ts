@@ -283,7 +283,7 @@ describe("a restart while a tree tool waits on the person", () => {
     s.database = await openDatabase({ dataDir: s.dataDir });
     s.runtime = new Runtime({ db: s.database.db, tree: s.tree, dataDir: s.dataDir, modelRetries: 0 });
     await s.runtime.connect();
-    expect(s.runtime.isLive(runId)).toBe(true);
+    await expect.poll(() => s.runtime.isLive(runId), { timeout: 3_000 }).toBe(true);
     await s.runtime.decide(runId, first.callId, "always", ANN);
     const second = await waitForEvent(s.runtime, runId, "approval_requested", (a) => a.callId !== first.callId);
     await s.runtime.decide(runId, second.callId, "once", ANN);
@@ -304,7 +304,7 @@ describe("a restart while a tree tool waits on the person", () => {
     s.database = await openDatabase({ dataDir: s.dataDir });
     s.runtime = new Runtime({ db: s.database.db, tree: s.tree, dataDir: s.dataDir, modelRetries: 0 });
     await s.runtime.connect();
-    expect((await settled(s, runId)).status).toBe("done");
+    await expect.poll(async () => (await settled(s, runId)).status, { timeout: 10_000 }).toBe("done");
     expect(dataOf(await s.events(runId), "tool_result")[0]).toMatchObject({ outcome: "failed", text: RESTARTED });
   });
 });

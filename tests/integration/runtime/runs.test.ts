@@ -248,7 +248,7 @@ describe("restarts", () => {
     s.runtime = new Runtime({ db: s.database.db, tree: s.tree, dataDir: s.dataDir, modelRetries: 0 });
     // The stopped process gave the run's job back: the next one takes it and waits on (R-queue-lease).
     await s.runtime.connect();
-    expect(s.runtime.isLive(runId)).toBe(true);
+    await expect.poll(() => s.runtime.isLive(runId), { timeout: 3_000 }).toBe(true);
     // The run's row says so a moment after the approval event is out: the event is what a watcher waits on.
     await expect.poll(async () => (await s.runtime.get(runId)).run.status, { timeout: 10_000 }).toBe("waiting");
 

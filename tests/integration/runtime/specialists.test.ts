@@ -245,7 +245,7 @@ describe("a specialist's approvals in the asking run (R-spec-approvals)", () => 
     s.database = await openDatabase({ dataDir: s.dataDir });
     s.runtime = new Runtime({ db: s.database.db, tree: s.tree, dataDir: s.dataDir, modelRetries: 0, retryMs: 10 });
     await s.runtime.connect();
-    expect((await settled(s, childId)).status).toBe("cancelled");
+    await expect.poll(async () => (await settled(s, childId)).status, { timeout: 10_000 }).toBe("cancelled");
     expect(dataOf(await s.events(childId), "cancelled")[0]!.by.name).toBe("the studio's restart");
     expect((await settled(s, runId)).status).toBe("done");
     const askResult = dataOf(await s.events(runId), "tool_result").find((r) => !r.callId.includes("/"));
