@@ -4,8 +4,9 @@
 const nextConfig = {
   reactStrictMode: true,
   // PGlite ships WebAssembly and a data bundle it loads from its own folder; pg has optional native parts;
-  // proper-lockfile (with graceful-fs under it) is plain Node code, loaded once per process rather than per bundle.
-  serverExternalPackages: ["@electric-sql/pglite", "pg", "proper-lockfile"],
+  // proper-lockfile (with graceful-fs under it) is plain Node code, loaded once per process rather than per bundle;
+  // pg-boss drives runs from the one process-wide queue and loads pg itself.
+  serverExternalPackages: ["@electric-sql/pglite", "pg", "pg-boss", "proper-lockfile"],
   // `next dev` serves its internal files only to localhost unless told otherwise (R-ops-dev-origins).
   allowedDevOrigins: ["127.0.0.1"],
   poweredByHeader: false,
