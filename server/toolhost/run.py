@@ -93,10 +93,17 @@ def serve(args: argparse.Namespace) -> int:
     _own_group()
     reader, writer = _protocol_streams()
 
+    # The host's own modules keep their bytecode beside them where that folder is writable
+    # (an unsandboxed host; the sandbox binds it read-only), so the next start reads them
+    # compiled rather than compiling them again (R-cli-call-fast). Nothing imported after
+    # this is cached: a tree's files compile from source anyway, and a tool's imports
+    # must not leave bytecode in the tree or the site folder.
+    sys.dont_write_bytecode = False
     from quiverhost.loader import Tree
     from quiverhost.protocol import Connection
     from quiverhost.reaper import REAPER
     from quiverhost.server import Host
+    sys.dont_write_bytecode = True
 
     why = REAPER.start()  # before any other thread: signals and the subreaper are the main thread's
     if why:
