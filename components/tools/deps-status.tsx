@@ -40,7 +40,11 @@ export function DepsStatusLine({ className = "" }: { className?: string }) {
   const { state, last, note } = status.data;
   return (
     <span className={`inline-flex flex-col gap-0.5 ${className}`}>
-      <span role="status" className={`inline-flex items-center gap-1 ${state === "failed" ? "text-red-600" : ""}`}>
+      <span
+        role="status"
+        title={state === "failed" ? (last?.detail ?? undefined) : undefined}
+        className={`inline-flex items-center gap-1 ${state === "failed" ? "text-red-600" : ""}`}
+      >
         <StateIcon state={state} /> {words[state]}
         {state === "failed" && last?.detail ? <span className="sr-only">: {last.detail}</span> : null}
       </span>
