@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench:cli`: how long `npx quiver call <file tool>` takes from start to exit (R-cli-call-fast), N runs
 // each, interleaved in one run so every path sees the same machine: the plain ESM path (the one people get), the full
-// TypeScript path it replaced (QUIVER_CLI_FULL=1), the bin without npx (`quiver` on PATH), and npx's own start with
+// TypeScript path it replaced (QUIVER_CLI_FULL=1), both again without npx (`quiver` on PATH), and npx's own start with
 // nothing to run. Median and p95 of each, beside the 300 ms target for `npx quiver call`.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -28,6 +28,7 @@ const paths = [
   { name: "npx quiver call (plain ESM)", command: "npx", args: ["quiver", ...call], env: {} },
   { name: "npx quiver call (old: tsx + TypeScript)", command: "npx", args: ["quiver", ...call], env: { QUIVER_CLI_FULL: "1" } },
   { name: "quiver call, no npx (plain ESM)", command: process.execPath, args: [path.join(root, "bin", "quiver.mjs"), ...call], env: {} },
+  { name: "quiver call, no npx (old)", command: process.execPath, args: [path.join(root, "bin", "quiver.mjs"), ...call], env: { QUIVER_CLI_FULL: "1" } },
   { name: "npx alone (npx -c true)", command: "npx", args: ["-c", "true"], env: {} },
 ];
 
@@ -49,8 +50,10 @@ try {
     const target = j === 0 ? `   target ${TARGET_MS} ms median: ${median(times[j]) <= TARGET_MS ? "met" : "not met"}` : "";
     console.log(`  ${p.name.padEnd(42)} median ${fmtMs(median(times[j])).padStart(9)}   p95 ${fmtMs(p95(times[j])).padStart(9)}${target}`);
   });
-  const ours = median(times[0]) - median(times[3]);
-  console.log(`  npx quiver call less npx alone: ${fmtMs(ours)} (target ${TARGET_MS} ms)`);
+  // npm runs a package's own bin by reading its whole dependency tree first, which `npx -c true` does not show.
+  const ours = median(times[2]);
+  console.log(`  (npx alone is ${fmtMs(median(times[4]))}; running a package's own bin costs npm more than that)`);
+  console.log(`  Quiver's part, the call without npx: median ${fmtMs(ours)} (target ${TARGET_MS} ms: ${ours <= TARGET_MS ? "met" : "not met"})`);
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }
