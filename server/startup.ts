@@ -12,6 +12,7 @@ import { closeMcpServers } from "./mcp/pool";
 import { stopStudioRuntime, studioRuntime } from "./runtime";
 import { prepareKey, StudioKeyError } from "./secrets/key";
 import { markStartupDone, markStartupFailed } from "./startup-state";
+import { startInstall } from "./tree/deps-status";
 import { startStudioScheduler, stopStudioScheduler } from "./triggers";
 
 export async function startStudio(): Promise<void> {
@@ -22,6 +23,9 @@ export async function startStudio(): Promise<void> {
     await recordAudit(db, { actor: "studio", action: "studio.started", detail: { db: kind, pid: process.pid, role: env().role } });
     await createOwnerFromEnv(db);
     markStartupDone();
+    // The tree's dependencies, as a checkout's are before its host serves: stamped, so an unchanged tree runs no pip
+    // (R-deps-status); in the background, since a failed or slow install must not hold the studio up.
+    startInstall(env().toolsDir);
     // This process's part of the run queue, as QUIVER_ROLE says: runs a stopped process held are taken over (R-queue-role).
     await studioRuntime().catch((err: Error) => console.error(`[quiver] the runtime did not start: ${err.message}`));
     // Ticks missed while no studio was up are run once or skipped now, as each schedule says (R-trigger-schedule-catch-up).

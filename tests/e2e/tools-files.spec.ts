@@ -31,6 +31,12 @@ test.afterAll(() => {
   fs.rmSync(path.join(tree, "requirements.txt"), { force: true });
 });
 
+test("R-deps-status: the studio runs the install when it starts, so before any save /tools says there is nothing to install", async ({ page }) => {
+  await page.goto("/tools");
+  // "not installed yet" would mean no run at start; a tree with no dependency files ends its run with "none".
+  await expect(page.getByRole("status").filter({ hasText: "No dependency files" })).toBeVisible({ timeout: 30_000 });
+});
+
 test("R-deps-status: requirements.txt is edited from the Tools page, saved at the root, and its install shows with the log", async ({ page }) => {
   await openProjectFile(page, "requirements.txt");
   await replaceEditorText(page, "# the tools need nothing from PyPI yet\n");
