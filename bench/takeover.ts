@@ -134,12 +134,14 @@ async function main() {
   // The shared test database's key unless one is given: every process of a studio needs the same (R-queue-role).
   const key = process.env.QUIVER_SECRET_KEY ?? "c".repeat(64);
   process.env.QUIVER_SECRET_KEY = key;
-  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATABASE_URL: databaseUrl, QUIVER_SECRET_KEY: key, QUIVER_TOOLS_DIR: tree };
+  // A queue of its own, so no studio sharing the database takes the benchmark's runs, nor it theirs.
+  const queue = "bench-takeover";
+  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATABASE_URL: databaseUrl, QUIVER_SECRET_KEY: key, QUIVER_TOOLS_DIR: tree, QUIVER_RUN_QUEUE: queue };
 
   const database = await openDatabase({ databaseUrl, dataDir: scratch });
   const db = database.db;
   const model = await loopbackProcess();
-  const web = new Runtime({ db, channel: database.channel, tree, dataDir: scratch, role: "web" });
+  const web = new Runtime({ db, channel: database.channel, tree, dataDir: scratch, role: "web", queue });
   await web.connect();
   await db.insert(user).values({ id: PERSON, email: `${PERSON}@quiver.test`, name: "Bench", role: "builder" }).onConflictDoNothing();
   const made: string[] = [];
@@ -200,7 +202,7 @@ async function main() {
     // (2) the lease's cost, in this process, as bench:runs drives its runs.
     const steps: StepMetrics[] = [];
     const refreshes: { ms: number; runs: number }[] = [];
-    const driver = new Runtime({ db, channel: database.channel, tree, dataDir: scratch, modelRetries: 0, onStep: (s) => steps.push(s), onLeaseRefresh: (ms, n) => refreshes.push({ ms, runs: n }) });
+    const driver = new Runtime({ db, channel: database.channel, tree, dataDir: scratch, modelRetries: 0, queue, onStep: (s) => steps.push(s), onLeaseRefresh: (ms, n) => refreshes.push({ ms, runs: n }) });
     await driver.connect();
     console.log(`the lease's cost: ${LOAD_RUNS} concurrent runs × ${CALLS} calls driven in this process, as bench:runs`);
     for (const [label, latency] of [["(a) the model answers at once", 0], ["(b) the model answers in 0–2 s", 2_000]] as const) {

@@ -39,6 +39,11 @@ const schema = z.object({
   QUIVER_ADMIN_EMAIL: z.string().email("QUIVER_ADMIN_EMAIL must be an email address").optional(),
   // What this process does (R-queue-role): serve pages and drive runs (all), only serve and queue (web), only drive (worker).
   QUIVER_ROLE: z.enum(["all", "web", "worker"], { message: "QUIVER_ROLE must be all, web or worker" }).default("all"),
+  // The run queue every process of this studio shares; only tests sharing one database name others.
+  QUIVER_RUN_QUEUE: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,60}$/, "QUIVER_RUN_QUEUE must be letters, digits, dots, dashes or underscores")
+    .default("quiver-runs"),
   QUIVER_ADMIN_PASSWORD: z.string().min(12, "QUIVER_ADMIN_PASSWORD must be at least 12 characters").optional(),
 });
 
@@ -61,6 +66,8 @@ export type Env = {
   admin: { email: string; password: string } | undefined;
   /** Whether this process serves pages, drives runs, or both (R-queue-role). */
   role: "all" | "web" | "worker";
+  /** The run queue's name (R-queue-job). */
+  runQueue: string;
 };
 
 /** A configuration the studio cannot start with; its message is a sentence saying which variable to fix. */
@@ -96,6 +103,7 @@ export function parseEnv(source: Record<string, string | undefined>, cwd = proce
         ? { email: v.QUIVER_ADMIN_EMAIL.toLowerCase(), password: v.QUIVER_ADMIN_PASSWORD }
         : undefined,
     role: v.QUIVER_ROLE,
+    runQueue: v.QUIVER_RUN_QUEUE,
   };
 }
 

@@ -9,6 +9,7 @@ import type { Pool } from "pg";
 import { PgBoss, fromPglite, type ConstructorOptions, type Db as IDatabase, type Job } from "pg-boss";
 import type { Db } from "@/db/client";
 
+/** The queue every process of a studio shares (QUIVER_RUN_QUEUE names another, for tests sharing one database). */
 export const RUN_QUEUE = "quiver-runs";
 /** A holder silent this long has lost its runs: pg-boss's shortest heartbeat (R-ops-pgboss-heartbeat). */
 export const LEASE_SECONDS = 10;
@@ -28,8 +29,11 @@ export type RunJob<Start = unknown> = { runId: string; start?: Start };
 
 /** What the queue needs of the runtime that drives the runs it takes. */
 export type Taker<Start> = {
-  /** This process now holds the run: drive it, then call done() or release(); resolves once the run is ready to drive. */
-  take(job: RunJob<Start>): Promise<void>;
+  /**
+   * This process now holds the run: drive it, then call done() or release(); resolves once the run is ready to drive.
+   * `first`: no process held this job before, so a run that carries its start has not begun.
+   */
+  take(job: RunJob<Start>, first: boolean): Promise<void>;
   /** The lease lapsed while this process still drove the run (it was paused or cut off): stop without writing. */
   lost(runId: string): void;
   /** How many more runs this process can drive now. */
@@ -68,10 +72,14 @@ export class RunQueue<Start = unknown> {
   private again = false;
   private stopped = false;
 
-  private constructor(private readonly boss: PgBoss) {}
+  private constructor(
+    private readonly boss: PgBoss,
+    private readonly name: string,
+  ) {}
 
   /** pg-boss started on the studio's database and the run queue made; `supervise` where this process takes runs. */
-  static async open<Start>(db: Db, options: { supervise: boolean }): Promise<RunQueue<Start>> {
+  static async open<Start>(db: Db, options: { supervise: boolean; name?: string }): Promise<RunQueue<Start>> {
+    const name = options.name ?? RUN_QUEUE;
     const boss = new PgBoss({
       ...adapter(db),
       supervise: options.supervise,
@@ -83,9 +91,9 @@ export class RunQueue<Start = unknown> {
     // pg-boss reports a failed background statement as an event; unheard, Node would treat it as a crash.
     boss.on("error", (err: Error) => console.error(`[quiver] the run queue: ${err.message}`));
     await boss.start();
-    if (!(await boss.getQueue(RUN_QUEUE))) {
+    if (!(await boss.getQueue(name))) {
       await boss
-        .createQueue(RUN_QUEUE, {
+        .createQueue(name, {
           policy: "exclusive",
           heartbeatSeconds: LEASE_SECONDS,
           // A run waiting for a person may wait for days: only the heartbeat bounds a holder.
@@ -96,21 +104,21 @@ export class RunQueue<Start = unknown> {
         })
         // Another process made it at the same moment.
         .catch(async (err: Error) => {
-          if (!(await boss.getQueue(RUN_QUEUE))) throw err;
+          if (!(await boss.getQueue(name))) throw err;
         });
     }
-    return new RunQueue<Start>(boss);
+    return new RunQueue<Start>(boss, name);
   }
 
   /** The run's job; false when it has one queued or held already (its policy allows one). */
   async enqueue(job: RunJob<Start>): Promise<boolean> {
-    return (await this.boss.send(RUN_QUEUE, job, { singletonKey: job.runId })) !== null;
+    return (await this.boss.send(this.name, job, { singletonKey: job.runId })) !== null;
   }
 
   /** A job for each of these runs that has none, in one statement. */
   async enqueueAll(runIds: string[]): Promise<void> {
     if (runIds.length === 0) return;
-    await this.boss.insert(RUN_QUEUE, runIds.map((runId) => ({ data: { runId }, singletonKey: runId })));
+    await this.boss.insert(this.name, runIds.map((runId) => ({ data: { runId }, singletonKey: runId })));
   }
 
   /** Take jobs from now on, as the taker has room; resolves after the first look, so runs waiting are taken by then. */
@@ -136,10 +144,10 @@ export class RunQueue<Start = unknown> {
           this.again = false;
           const room = Math.min(BATCH, this.taker!.room());
           if (room <= 0 || this.stopped) break;
-          const jobs: Job<RunJob<Start>>[] = await this.boss.fetch<RunJob<Start>>(RUN_QUEUE, { batchSize: room });
+          const jobs: Job<RunJob<Start>>[] = await this.boss.fetch<RunJob<Start>>(this.name, { batchSize: room });
           for (const job of jobs) this.held.set(job.data.runId, { id: job.id, retryCount: job.retryCount });
           // Each run rebuilt before the next look: by then a decision on it finds it waiting here.
-          await Promise.all(jobs.map((job) => this.taker!.take(job.data)));
+          await Promise.all(jobs.map((job) => this.taker!.take(job.data, job.retryCount === 0)));
           if (jobs.length === room) this.again = true;
         } while (this.again && !this.stopped);
       } catch (err) {
@@ -157,7 +165,7 @@ export class RunQueue<Start = unknown> {
     const held = [...this.held.entries()];
     const started = performance.now();
     try {
-      const touched = (await this.boss.touch(RUN_QUEUE, held.map(([, h]) => h))) as { settled?: string[] };
+      const touched = (await this.boss.touch(this.name, held.map(([, h]) => h))) as { settled?: string[] };
       const kept = new Set(touched.settled ?? []);
       for (const [runId, h] of held) {
         if (kept.has(h.id) || this.held.get(runId) !== h) continue;
@@ -181,7 +189,7 @@ export class RunQueue<Start = unknown> {
     const held = this.held.get(runId);
     if (!held) return;
     this.held.delete(runId);
-    await this.boss.complete(RUN_QUEUE, held).catch((err: Error) => console.error(`[quiver] closing a run's job failed: ${err.message}`));
+    await this.boss.complete(this.name, held).catch((err: Error) => console.error(`[quiver] closing a run's job failed: ${err.message}`));
     void this.wake();
   }
 
@@ -190,7 +198,7 @@ export class RunQueue<Start = unknown> {
     const held = this.held.get(runId);
     if (!held) return;
     this.held.delete(runId);
-    await this.boss.fail(RUN_QUEUE, held, { reason: "released" }).catch(() => undefined);
+    await this.boss.fail(this.name, held, { reason: "released" }).catch(() => undefined);
   }
 
   /** Take nothing more; the jobs still held go back (release them first) or lapse. */

@@ -3,29 +3,28 @@
 // (queue.ts, R-queue-job): starting or continuing one queues it, and the process that takes it builds the run from
 // the database and drives it; the person's word is written first and applied by the holder (words.ts, R-queue-word).
 // The list and trace of runs are queries.ts's. Edit when what a person can do to a run changes.
-import type { Db } from "@/db/client";
-import type { RunStatus } from "@/db/schema";
-import type { Channel } from "@/db/client";
-import { DomainError } from "@/server/errors";
+import type { Channel, Db } from "@/db/client";
 import { mcpPool, type McpPool } from "@/server/mcp/pool";
-import type { AgentDeclaration } from "@/server/agents/declaration";
-import { agentsIn } from "@/server/agents/specialists-entry";
-import { mcpServersOf, readSources, runCatalog, type RunCatalog } from "./catalog";
-import { prepareRoots } from "./context";
+import { begin, catalogFor, person, type PriorTurn, type Sources, type StartInput, type Who } from "./begin";
+import type { RunCatalog } from "./catalog";
 import { RunBus } from "./bus";
 import { EventLog, type RunEvent } from "./events";
 import { drive, endCancelled } from "./loop";
 import { listWithWaits, runWithEvents, type ListedRun } from "./queries";
 import { RunQueue, type RunJob } from "./queue";
-import { clientCallOf, openClientCall } from "./client-call";
-import { catalogOf, replay, startOf } from "./replay";
-import { Run, type RuntimeSettings } from "./run";
-import type { ClientCall, Decision, Person } from "./shapes";
+import { clientCallOf } from "./client-call";
+import { busy, ended, oneCall } from "./refusals";
+import { startOf } from "./replay";
+import { freshRun, rebuildRun, rebuiltRun } from "./rebuild";
+import type { Run, RuntimeSettings } from "./run";
+import type { Decision } from "./shapes";
 import type { ParentLink } from "./specialist-link";
-import { agentForRun, declarationOf, insertRun, runRow, updateRun, type RunFilter, type RunRow, type RunSummary, type Via } from "./store";
+import { agentForRun, insertRun, runRow, updateRun, type RunFilter, type RunRow, type RunSummary, type Via } from "./store";
 import { STOPPED_BEFORE_START, unfinishedChildren, unfinishedRuns } from "./sweep";
 import { VOICE_TIMING } from "./voice";
 import { applyWord, checkWaiting, clearWords, decisionOf, wordsAfter, wordsOf, writeWord, type Word } from "./words";
+
+export type { PriorTurn, Who } from "./begin";
 
 /** What this process does with runs (QUIVER_ROLE): `web` only queues them, `worker` and `all` drive them. */
 export type Role = "all" | "web" | "worker";
@@ -42,14 +41,11 @@ export type RuntimeOptions = {
   role?: Role;
   /** How many runs this process drives at once; more wait on the queue for room here or elsewhere. */
   maxRuns?: number;
+  /** The run queue's name: the studio's own unless tests sharing one database each want theirs. */
+  queue?: string;
   /** Told how long each refresh of this process's leases took, and for how many runs (bench:takeover). */
   onLeaseRefresh?: (ms: number, runs: number) => void;
 } & Partial<RuntimeSettings>;
-
-/** What a run's job carries before any process has begun it: what it starts with (R-queue-start). */
-type StartInput =
-  | { kind: "message"; message: string; user: Who; prior?: PriorTurn[]; system?: string | null }
-  | { kind: "call"; call: ClientCall; user: Who };
 
 /** A run this process holds: its Run once built, its loop, and the newest word on it applied here. */
 type Held = { run: Run | null; loop: Promise<void>; lastWord: number; lost: boolean; queued: boolean };
@@ -59,43 +55,16 @@ const TAKE_WAIT_MS = 30_000;
 /** How often a process that drives runs looks for runs without a job (R-queue-sweep). */
 const SWEEP_MS = 5 * 60_000;
 
-export type Who = { id: string; name?: string | null };
-
-/** One turn of a conversation a client sent whole, before the message a new run answers. */
-export type PriorTurn = { role: "user" | "assistant"; text: string };
-
-const person = (who: Who): Person => ({ id: who.id, name: who.name ?? null });
-
-function busy(id: string, status: RunStatus): DomainError {
-  return new DomainError(
-    "CONFLICT",
-    "RUN_BUSY",
-    status === "waiting"
-      ? "This run is waiting for an approval or an answer; give it first, then send your message."
-      : "This run is still working; wait for it to finish, then send your message.",
-    { id, status },
-  );
-}
-
-function oneCall(id: string): DomainError {
-  return new DomainError(
-    "CONFLICT",
-    "ONE_CALL_RUN",
-    "This run is one call a client made of one of the agent's tools, not a conversation, so it cannot be continued; start a new run to talk to the agent.",
-    { id },
-  );
-}
-
-function ended(id: string, status: RunStatus): DomainError {
-  return new DomainError("CONFLICT", "RUN_ENDED", "This run has already ended, so there is nothing to stop; send a message to continue it.", { id, status });
-}
-
 export class Runtime {
   readonly log: EventLog;
   private readonly settings: RuntimeSettings;
   private readonly role: Role;
   /** The runs this process drives: those it holds on the queue, and specialists' runs driven beside their asker. */
   private readonly live = new Map<string, Held>();
+  /** Runs not held here when a word on them was written or announced: taking one reads its words. */
+  private readonly heard = new Set<string>();
+  /** The rows of runs started here and not yet taken, so taking one here reads nothing again. */
+  private readonly starting = new Map<string, RunRow>();
   /** Runs started here and queued, not yet taken: idle() waits for them to be taken. */
   private readonly expected = new Map<string, { taken: Promise<void>; resolve: () => void }>();
   private readonly bus: RunBus | null;
@@ -149,11 +118,11 @@ export class Runtime {
         onWord: (runId) => void this.applyWords([runId]),
         onTaken: (runId) => this.expected.get(runId)?.resolve(),
       });
-      const queue = await RunQueue.open<StartInput>(this.db, { supervise: this.takes });
+      const queue = await RunQueue.open<StartInput>(this.db, { supervise: this.takes, name: this.options.queue });
       if (this.takes && !this.closed) {
         await this.sweep(queue);
         await queue.startTaking({
-          take: (job) => this.hold(job),
+          take: (job, first) => this.hold(job, first),
           lost: (runId) => this.lose(runId),
           room: () => (this.options.maxRuns ?? 500) - this.live.size,
           refreshed: (runIds) => void this.applyWords(runIds),
@@ -178,8 +147,9 @@ export class Runtime {
   }
 
   /** Queue the run, and where this process drives runs, look for it at once; idle() waits until it is taken. */
-  private async enqueue(runId: string, start?: StartInput): Promise<void> {
+  private async enqueue(runId: string, start?: StartInput, row?: RunRow): Promise<void> {
     const queue = await this.queue();
+    if (row && this.takes) this.starting.set(runId, row);
     if (this.takes && !this.expected.has(runId)) {
       let resolve!: () => void;
       const taken = new Promise<void>((r) => (resolve = r));
@@ -188,6 +158,7 @@ export class Runtime {
       void taken.then(() => {
         clearTimeout(timer);
         this.expected.delete(runId);
+        this.starting.delete(runId);
       });
       this.expected.set(runId, { taken, resolve });
     }
@@ -200,19 +171,23 @@ export class Runtime {
    * A job this process took: the run built from the database (begun here when no process had begun it) and driven.
    * Its job is done when the loop ends, and given back when this process stops first.
    */
-  private hold(job: RunJob<StartInput>): Promise<void> {
+  private hold(job: RunJob<StartInput>, first: boolean): Promise<void> {
     const { runId } = job;
     void this.bus?.taken(runId);
     const held: Held = { run: null, loop: Promise.resolve(), lastWord: 0, lost: false, queued: true };
     const ready = (async () => {
       try {
-        const built = await this.build(runId, job.start);
+        const built = await this.build(runId, first ? job.start : undefined, job.start);
         if (!built || held.lost) return null;
         held.run = built.run;
         // The words written before this process held the run: the stop first, then decisions the replay waits for.
-        for (const { id, word } of await wordsOf(this.db, runId)) {
-          held.lastWord = id;
-          applyWord(built.run, word);
+        // A run nobody has begun has a word only if someone stopped it meanwhile, which this process heard of (or
+        // the next lease refresh reads, R-queue-word): a new run's start costs no query here.
+        if (!first || !job.start || this.heard.delete(runId)) {
+          for (const { id, word } of await wordsOf(this.db, runId)) {
+            held.lastWord = id;
+            applyWord(built.run, word);
+          }
         }
         return built;
       } catch (err) {
@@ -228,9 +203,15 @@ export class Runtime {
   }
 
   /** The run of a job, ready to drive; null when it has ended (or never started and cannot now). */
-  private async build(runId: string, start?: StartInput): Promise<{ run: Run; before?: () => Promise<void> } | null> {
-    const row = await runRow(this.db, runId);
+  private async build(runId: string, fresh: StartInput | undefined, start?: StartInput): Promise<{ run: Run; before?: () => Promise<void> } | null> {
+    // A run started here and taken here on its job's first attempt: its row is at hand, and it has no events yet.
+    const row = (fresh && this.starting.get(runId)) || (await runRow(this.db, runId));
+    this.starting.delete(runId);
     if (row.status !== "running" && row.status !== "waiting") return null;
+    if (fresh) {
+      const run = this.fresh(row);
+      return { run, before: () => this.begin(run, fresh) };
+    }
     const events = await this.log.stored(runId);
     if (startOf(events)) {
       const run = this.rebuilt(row, events);
@@ -278,7 +259,7 @@ export class Runtime {
     await this.log.flushed();
     if (held.run?.abandoned) return queue.release(runId);
     // An ended run's words were for what it was: the table keeps only those of unfinished runs.
-    if (held.run && held.run.status !== "running" && held.run.status !== "waiting") await clearWords(this.db, runId).catch(() => undefined);
+    if (held.lastWord > 0 && held.run && held.run.status !== "running" && held.run.status !== "waiting") await clearWords(this.db, runId).catch(() => undefined);
     await queue.done(runId);
   }
 
@@ -310,7 +291,7 @@ export class Runtime {
       const run = this.fresh(row);
       run.lane = input.parent.lane;
       this.launch(run, () => this.begin(run, start));
-    } else await this.enqueue(row.id, start);
+    } else await this.enqueue(row.id, start, row);
     return { runId: row.id };
   }
 
@@ -322,7 +303,7 @@ export class Runtime {
   async call(input: { agentId: string; name: string; args: Record<string, unknown>; user: Who; via?: Via }): Promise<{ runId: string; callId: string }> {
     const row = await this.newRun(input.agentId, input.user, input.via);
     const call = clientCallOf(input.name, input.args);
-    await this.enqueue(row.id, { kind: "call", call, user: input.user });
+    await this.enqueue(row.id, { kind: "call", call, user: input.user }, row);
     return { runId: row.id, callId: call.callId };
   }
 
@@ -332,76 +313,30 @@ export class Runtime {
     return insertRun(this.db, { agentId, agentVersion: version, declaration, startedBy: user.id, via, parent });
   }
 
-  /** A Run in memory for a row no process has begun yet. */
   private fresh(row: RunRow): Run {
-    const declaration = declarationOf(row.declaration);
-    const agent = { id: row.agentId, name: declaration.name, version: row.agentVersion };
-    return new Run(row.id, agent, declaration, row.startedBy, { tools: [], operations: [], withheld: [], problems: [] }, this.deps());
-  }
-
-  /** The agent's sources read now: only the MCP servers it names, one that is down offering nothing (R-mcp-down-at-start). */
-  private async catalogFor(declaration: AgentDeclaration): Promise<RunCatalog> {
-    const only = mcpServersOf(declaration);
-    const mcp = only.length > 0 ? { db: this.db, pool: this.mcp, only, provider: declaration.model.provider } : undefined;
-    // The studio's agents are read only for an agent that asks some of them (R-spec-entry).
-    const agents = agentsIn(declaration.tools.map((tool) => tool.entry)).length > 0 ? this.db : undefined;
-    const { sources, extras, treeError } = await readSources(this.options.tree, mcp, agents);
-    return runCatalog(declaration, sources, extras, treeError);
+    return freshRun(row, this.deps());
   }
 
   /** What a run of the agent started now would offer the model, read as a run reads it, without starting one. */
   async offered(agentId: string): Promise<{ agent: { id: string; name: string; version: number }; catalog: RunCatalog }> {
     const { declaration, version } = await agentForRun(this.db, agentId);
-    return { agent: { id: agentId, name: declaration.name, version }, catalog: await this.catalogFor(declaration) };
+    return { agent: { id: agentId, name: declaration.name, version }, catalog: await catalogFor(this.sources(), declaration) };
   }
 
-  /** The run's catalog, read once per run, here; then its first events, which keep it and its start for a takeover. */
-  private async begin(run: Run, start: StartInput): Promise<void> {
-    const { declaration, agent } = run;
-    if (start.kind === "message") run.clientSystem = start.system?.trim() || null;
-    else run.clientCall = start.call;
-    prepareRoots(run);
-    run.catalog = await this.catalogFor(declaration);
-    void run.emit("run_started", {
-      agent,
-      model: { provider: declaration.model.provider, model: declaration.model.model },
-      tools: run.catalog.tools,
-      operations: run.catalog.operations,
-      withheld: run.catalog.withheld,
-      problems: run.catalog.problems,
-      planning: run.planning,
-      ...(run.clientSystem ? { system: run.clientSystem } : {}),
-      ...(run.clientCall ? { clientCall: run.clientCall } : {}),
-    });
-    if (start.kind === "call") {
-      openClientCall(run, start.call);
-      return;
-    }
-    for (const turn of start.prior ?? []) {
-      if (turn.role === "user") void run.emit("message", { role: "user", text: turn.text, by: person(start.user), prior: true });
-      else void run.emit("message", { role: "assistant", text: turn.text, calls: [], usage: { input: 0, output: 0 }, modelMs: 0, prior: true });
-      run.transcript.push(turn.role === "user" ? { kind: "user", text: turn.text } : { kind: "assistant", text: turn.text, calls: [] });
-    }
-    void run.emit("message", { role: "user", text: start.message, by: person(start.user) });
-    run.transcript.push({ kind: "user", text: start.message });
+  private sources(): Sources {
+    return { db: this.db, tree: this.options.tree, mcp: this.mcp };
   }
 
-  /** The run rebuilt from its events, in memory and ready to drive (not yet driven). */
-  private async rebuild(runId: string): Promise<Run> {
-    const row = await runRow(this.db, runId);
-    const events = await this.log.stored(runId);
-    if (!startOf(events)) throw new DomainError("CONFLICT", "RUN_NOT_STARTED", "This run never got going, so it cannot be continued; start a new one.", { id: runId });
-    return this.rebuilt(row, events);
+  private begin(run: Run, start: StartInput): Promise<void> {
+    return begin(this.sources(), run, start);
+  }
+
+  private rebuild(runId: string): Promise<Run> {
+    return rebuildRun(this.db, this.log, runId, this.deps());
   }
 
   private rebuilt(row: RunRow, events: RunEvent[]): Run {
-    const started = startOf(events)!;
-    const run = new Run(row.id, started.agent, declarationOf(row.declaration), row.startedBy, catalogOf(started), this.deps());
-    run.clientSystem = started.system ?? null;
-    run.clientCall = started.clientCall ?? null;
-    run.status = row.status;
-    replay(run, events);
-    return run;
+    return rebuiltRun(row, events, this.deps());
   }
 
   /** Another message in the run's conversation, once it has finished its answer (or failed): stored, then queued. */
@@ -453,6 +388,12 @@ export class Runtime {
 
   /** The words written on these runs since this process last looked, applied to those it drives. */
   private async applyWords(runIds: string[]): Promise<void> {
+    for (const id of runIds) {
+      if (this.live.get(id)?.run || !this.takes) continue;
+      this.heard.add(id);
+      // Only the last few matter: a run is taken a moment after its word, or by another process.
+      if (this.heard.size > 1_000) this.heard.delete(this.heard.values().next().value!);
+    }
     const held = runIds.filter((id) => this.live.get(id)?.run);
     if (held.length === 0) return;
     const words = await wordsAfter(this.db, held, (id) => this.live.get(id)?.lastWord ?? 0).catch(() => []);

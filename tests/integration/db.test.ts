@@ -91,7 +91,8 @@ describe.skipIf(!databaseUrl)("two studio processes sharing PostgreSQL", () => {
 
   const side = async (): Promise<Side> => {
     const database = await openDatabase({ databaseUrl, dataDir: shared });
-    const runtime = new Runtime({ db: database.db, channel: database.channel, tree, dataDir: shared, modelRetries: 0 });
+    // A queue of this file's own: other files' processes on this database take only theirs.
+    const runtime = new Runtime({ db: database.db, channel: database.channel, tree, dataDir: shared, modelRetries: 0, queue: "test-db-processes" });
     await runtime.connect();
     return { database, runtime };
   };

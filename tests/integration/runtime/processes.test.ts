@@ -23,6 +23,8 @@ import { call, startLoopbackModel, text, type LoopbackModel } from "@/tests/supp
 
 // vitest.config.mts hands DATABASE_URL over under this name, so no test meant for PGlite writes to it.
 const databaseUrl = parseEnv({ DATABASE_URL: process.env.QUIVER_TEST_DATABASE_URL }).databaseUrl;
+/** A run queue of this file's own: other files' processes on the shared database take only theirs. */
+const QUEUE = "test-processes";
 /** The key every run against the shared test database uses: its key check outlives the data folders. */
 const KEY = "c".repeat(64);
 
@@ -70,7 +72,7 @@ describe.skipIf(!databaseUrl)("studio processes sharing PostgreSQL through the r
 
   const spawnWorker = (key = KEY): Worker => {
     const dataDir = fs.mkdtempSync(path.join(dir, "worker-"));
-    const worker = studioProcess({ DATABASE_URL: databaseUrl, QUIVER_SECRET_KEY: key, QUIVER_ROLE: "worker", QUIVER_DATA_DIR: dataDir, QUIVER_TOOLS_DIR: tree });
+    const worker = studioProcess({ DATABASE_URL: databaseUrl, QUIVER_SECRET_KEY: key, QUIVER_ROLE: "worker", QUIVER_DATA_DIR: dataDir, QUIVER_TOOLS_DIR: tree, QUIVER_RUN_QUEUE: QUEUE });
     workers.push(worker);
     return worker;
   };
@@ -95,7 +97,7 @@ describe.skipIf(!databaseUrl)("studio processes sharing PostgreSQL through the r
     fs.writeFileSync(path.join(tree, "slow.py"), SLOW);
     model = await startLoopbackModel();
     database = await openDatabase({ databaseUrl, dataDir: dir });
-    web = new Runtime({ db: database.db, channel: database.channel, tree, dataDir: dir, role: "web" });
+    web = new Runtime({ db: database.db, channel: database.channel, tree, dataDir: dir, role: "web", queue: QUEUE });
     await web.connect();
     await database.db.insert(user).values({ id: ANN.id, email: `${ANN.id}@quiver.test`, name: ANN.name, role: "builder" });
   }, 60_000);

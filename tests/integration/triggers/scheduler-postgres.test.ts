@@ -36,7 +36,8 @@ describe.skipIf(!databaseUrl)("two studio processes sharing PostgreSQL, one sche
   const opened = async (): Promise<Database> => openDatabase({ databaseUrl, dataDir: shared }).catch(() => openDatabase({ databaseUrl, dataDir: shared }));
   const side = async (): Promise<Side> => {
     const database = await opened();
-    const runtime = new Runtime({ db: database.db, channel: database.channel, tree: path.join(shared, "tools"), dataDir: shared, modelRetries: 0 });
+    // A run queue of this file's own: other files' processes on this database take only theirs (R-queue-job).
+    const runtime = new Runtime({ db: database.db, channel: database.channel, tree: path.join(shared, "tools"), dataDir: shared, modelRetries: 0, queue: "test-scheduler-postgres" });
     await runtime.connect();
     return { database, runtime, scheduler: new Scheduler({ db: database.db, runtime, now: () => clock }) };
   };
