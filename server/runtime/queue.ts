@@ -44,7 +44,14 @@ export type Taker<Start> = {
   onRefresh?(ms: number, runs: number): void;
 };
 
-type Held = { id: string; retryCount: number };
+/** A job held here: its attempt, and when its heartbeat was last known to be fresh (taken, or refreshed). */
+type Held = { id: string; retryCount: number; at: number };
+
+/**
+ * A lease older than this may have lapsed by the time a refresh reaches the database: a process that was paused (a
+ * stopped VM, a stalled event loop) stops those runs at once, before anything it resumes can write for them.
+ */
+const STALE_MS = LEASE_SECONDS * 1000 - 2 * REFRESH_MS / 3;
 
 /** pg-boss over the studio's own connection: PGlite through its backend, PostgreSQL through the studio's pool (R-ops-pgboss-pglite). */
 function adapter(db: Db): { db: IDatabase; backend: ConstructorOptions["backend"] } {
@@ -145,7 +152,8 @@ export class RunQueue<Start = unknown> {
           const room = Math.min(BATCH, this.taker!.room());
           if (room <= 0 || this.stopped) break;
           const jobs: Job<RunJob<Start>>[] = await this.boss.fetch<RunJob<Start>>(this.name, { batchSize: room });
-          for (const job of jobs) this.held.set(job.data.runId, { id: job.id, retryCount: job.retryCount });
+          const at = Date.now();
+          for (const job of jobs) this.held.set(job.data.runId, { id: job.id, retryCount: job.retryCount, at });
           // Each run rebuilt before the next look: by then a decision on it finds it waiting here.
           await Promise.all(jobs.map((job) => this.taker!.take(job.data, job.retryCount === 0)));
           if (jobs.length === room) this.again = true;
@@ -162,13 +170,25 @@ export class RunQueue<Start = unknown> {
   /** Every lease this process holds, refreshed in one statement; a lease found lapsed is the taker's to drop. */
   private async refreshLeases(): Promise<void> {
     if (this.held.size === 0 || this.stopped) return;
+    const now = Date.now();
+    // Synchronously, in the timer that runs first when a paused process wakes: its runs write nothing more.
+    for (const [runId, h] of [...this.held.entries()]) {
+      if (now - h.at < STALE_MS) continue;
+      this.held.delete(runId);
+      this.taker?.lost(runId);
+    }
     const held = [...this.held.entries()];
+    if (held.length === 0) return;
     const started = performance.now();
     try {
-      const touched = (await this.boss.touch(this.name, held.map(([, h]) => h))) as { settled?: string[] };
+      const touched = (await this.boss.touch(this.name, held.map(([, h]) => ({ id: h.id, retryCount: h.retryCount })))) as { settled?: string[] };
       const kept = new Set(touched.settled ?? []);
       for (const [runId, h] of held) {
-        if (kept.has(h.id) || this.held.get(runId) !== h) continue;
+        if (this.held.get(runId) !== h) continue;
+        if (kept.has(h.id)) {
+          h.at = now;
+          continue;
+        }
         this.held.delete(runId);
         this.taker?.lost(runId);
       }
@@ -189,7 +209,7 @@ export class RunQueue<Start = unknown> {
     const held = this.held.get(runId);
     if (!held) return;
     this.held.delete(runId);
-    await this.boss.complete(this.name, held).catch((err: Error) => console.error(`[quiver] closing a run's job failed: ${err.message}`));
+    await this.boss.complete(this.name, { id: held.id, retryCount: held.retryCount }).catch((err: Error) => console.error(`[quiver] closing a run's job failed: ${err.message}`));
     void this.wake();
   }
 
@@ -198,7 +218,7 @@ export class RunQueue<Start = unknown> {
     const held = this.held.get(runId);
     if (!held) return;
     this.held.delete(runId);
-    await this.boss.fail(this.name, held, { reason: "released" }).catch(() => undefined);
+    await this.boss.fail(this.name, { id: held.id, retryCount: held.retryCount }, { reason: "released" }).catch(() => undefined);
   }
 
   /** Take nothing more; the jobs still held go back (release them first) or lapse. */

@@ -159,6 +159,32 @@ describe.skipIf(!databaseUrl)("studio processes sharing PostgreSQL through the r
     await other.exited;
   }, 120_000);
 
+  it("R-queue-lease: a worker paused past its lease loses the run to the other, and on waking writes nothing more for it", async () => {
+    const pair = [spawnWorker(), spawnWorker()];
+    await Promise.all(pair.map(ready));
+    model.reply(call("slow__nap", { seconds: 6 }), text("Done after the pause."));
+    const { runId } = await web.start({ agentId: await agent([{ entry: "tools/slow.py" }]), message: "Rest a while.", user: ANN });
+    await expect.poll(async () => (await events(runId)).some((e) => e.type === "tool_started"), { timeout: 20_000, interval: 100 }).toBe(true);
+    const holder = await holderOf(runId, pair);
+    const other = pair.find((w) => w !== holder)!;
+
+    // Paused while its call sleeps: the tool host goes on and answers while the worker cannot read it.
+    process.kill(holder.pid, "SIGSTOP");
+    try {
+      await expect.poll(() => other.live.has(runId), { timeout: (LEASE_SECONDS + 10) * 1000, interval: 50 }).toBe(true);
+    } finally {
+      process.kill(holder.pid, "SIGCONT");
+    }
+    await expect.poll(() => holder.live.has(runId), { timeout: 10_000, interval: 50 }).toBe(false);
+    await expect.poll(() => status(runId), { timeout: 20_000 }).toBe("done");
+    const all = await events(runId);
+    // One answer for the call: the new holder's, never the paused one's late "rested".
+    expect(all.filter((e) => e.type === "tool_result").map((e) => e.data)).toEqual([expect.objectContaining({ outcome: "failed", text: RESTARTED })]);
+    expect(all.filter((e) => e.type === "message").map((e) => e.data.role)).toEqual(["user", "assistant", "assistant"]);
+    for (const w of pair) w.child.kill("SIGTERM");
+    await Promise.all(pair.map((w) => w.exited));
+  }, 120_000);
+
   it("R-queue-role: a worker whose QUIVER_SECRET_KEY is not the studio's refuses to start, saying so", async () => {
     const wrong = spawnWorker("d".repeat(64));
     expect(await wrong.exited).toBe(3);
