@@ -86,6 +86,21 @@ describe("a web process and a worker sharing the database", () => {
     expect((await s.runtime.get(runId)).run.status).toBe("cancelled");
   });
 
+  it("R-queue-word: a decision whose notice never arrives is applied at the holder's next lease refresh", async () => {
+    // A web process that cannot notify anyone: its word reaches the worker only through the database.
+    const deaf = new Runtime({ db: s.database.db, tree: s.tree, dataDir: s.dataDir, modelRetries: 0, role: "web" });
+    s.model.reply(call("box__put", { key: "k" }), text("done"));
+    const { runId } = await s.runtime.start({ agentId: await asking(), message: "Go.", user: ANN });
+    const asked = await waitForEvent(s.runtime, runId, "approval_requested");
+    await waitForEvent(s.runtime, runId, "status", (e) => e.status === "waiting");
+    await deaf.decide(runId, asked.callId, "once", ANN);
+    const decided = Date.now();
+    await worker.idle(runId);
+    expect(Date.now() - decided).toBeLessThan(6_000);
+    expect((await s.runtime.get(runId)).run.status).toBe("done");
+    await deaf.shutdown();
+  });
+
   it("R-queue-lease: a run whose worker stopped is taken by the next worker, which applies the decision written meanwhile", async () => {
     s.model.reply(call("box__put", { key: "k" }), text("done"));
     const { runId } = await s.runtime.start({ agentId: await asking(), message: "Go.", user: ANN });
