@@ -162,16 +162,20 @@ describe.skipIf(!databaseUrl)("studio processes sharing PostgreSQL through the r
   it("R-queue-lease: a worker paused past its lease loses the run to the other, and on waking writes nothing more for it", async () => {
     const pair = [spawnWorker(), spawnWorker()];
     await Promise.all(pair.map(ready));
-    model.reply(call("slow__nap", { seconds: 6 }), text("Done after the pause."));
+    // Long enough to outlast a slow look for the holder under load.
+    model.reply(call("slow__nap", { seconds: 15 }), text("Done after the pause."));
     const { runId } = await web.start({ agentId: await agent([{ entry: "tools/slow.py" }]), message: "Rest a while.", user: ANN });
     await expect.poll(async () => (await events(runId)).some((e) => e.type === "tool_started"), { timeout: 20_000, interval: 100 }).toBe(true);
+    const napping = Date.now();
     const holder = await holderOf(runId, pair);
     const other = pair.find((w) => w !== holder)!;
 
-    // Paused while its call sleeps: the tool host goes on and answers while the worker cannot read it.
+    // Paused while its call sleeps: the tool host goes on and answers while the worker cannot read it, so the answer
+    // is waiting for it the moment it wakes.
     process.kill(holder.pid, "SIGSTOP");
     try {
       await expect.poll(() => other.live.has(runId), { timeout: (LEASE_SECONDS + 10) * 1000, interval: 50 }).toBe(true);
+      await new Promise((r) => setTimeout(r, Math.max(0, napping + 16_000 - Date.now())));
     } finally {
       process.kill(holder.pid, "SIGCONT");
     }
