@@ -22,7 +22,8 @@ import type { ParentLink } from "./specialist-link";
 import { agentForRun, insertRun, runRow, updateRun, type RunFilter, type RunRow, type RunSummary, type Via } from "./store";
 import { STOPPED_BEFORE_START, unfinishedChildren, unfinishedRuns } from "./sweep";
 import { VOICE_TIMING } from "./voice";
-import { applyWord, checkWaiting, clearWords, decisionOf, wordsAfter, wordsOf, writeWord, type Word } from "./words";
+import { WordDesk } from "./word-desk";
+import { applyWord, clearWords, wordsOf } from "./words";
 
 export type { PriorTurn, Who } from "./begin";
 
@@ -61,8 +62,8 @@ export class Runtime {
   private readonly role: Role;
   /** The runs this process drives: those it holds on the queue, and specialists' runs driven beside their asker. */
   private readonly live = new Map<string, Held>();
-  /** Runs not held here when a word on them was written or announced: taking one reads its words. */
-  private readonly heard = new Set<string>();
+  /** The person's words on runs, written and applied (R-queue-word). */
+  private readonly words: WordDesk;
   /** The rows of runs started here and not yet taken, so taking one here reads nothing again. */
   private readonly starting = new Map<string, RunRow>();
   /** Runs started here and queued, not yet taken: idle() waits for them to be taken. */
@@ -76,6 +77,7 @@ export class Runtime {
     this.log = new EventLog(options.db);
     this.role = options.role ?? "all";
     this.bus = options.channel ? new RunBus(options.channel) : null;
+    this.words = new WordDesk({ db: options.db, log: this.log, bus: this.bus, takes: this.role !== "web", held: (runId) => this.live.get(runId) });
     const bus = this.bus;
     if (bus) this.log.onStored = (runs) => bus.announce(runs);
     this.settings = {
@@ -115,7 +117,7 @@ export class Runtime {
     this.opened ??= (async () => {
       await this.bus?.start({
         onEvents: (runs) => this.log.storedElsewhere(runs),
-        onWord: (runId) => void this.applyWords([runId]),
+        onWord: (runId) => void this.words.apply([runId]),
         onTaken: (runId) => this.expected.get(runId)?.resolve(),
       });
       const queue = await RunQueue.open<StartInput>(this.db, { supervise: this.takes, name: this.options.queue });
@@ -125,7 +127,7 @@ export class Runtime {
           take: (job, first) => this.hold(job, first),
           lost: (runId) => this.lose(runId),
           room: () => (this.options.maxRuns ?? 500) - this.live.size,
-          refreshed: (runIds) => void this.applyWords(runIds),
+          refreshed: (runIds) => void this.words.apply(runIds),
           onRefresh: this.options.onLeaseRefresh,
         });
         this.sweeper = setInterval(() => void this.sweep(queue), SWEEP_MS);
@@ -183,7 +185,7 @@ export class Runtime {
         // The words written before this process held the run: the stop first, then decisions the replay waits for.
         // A run nobody has begun has a word only if someone stopped it meanwhile, which this process heard of (or
         // the next lease refresh reads, R-queue-word): a new run's start costs no query here.
-        if (!first || !job.start || this.heard.delete(runId)) {
+        if (!first || !job.start || this.words.heardOf(runId)) {
           for (const { id, word } of await wordsOf(this.db, runId)) {
             held.lastWord = id;
             applyWord(built.run, word);
@@ -362,58 +364,15 @@ export class Runtime {
     return this.live.get(runId)?.run ?? null;
   }
 
-  /**
-   * The person's word: checked against the run as its holder sees it, written, then acted on here when this process
-   * drives the run, else by its holder once told (R-queue-word).
-   */
-  private async say(runId: string, word: Word): Promise<void> {
-    const here = this.driving(runId);
-    if (here && !here.abandoned) {
-      if (word.kind !== "cancel" && !here.awaits(word.callId, word.kind === "decide" ? "approval" : "question")) {
-        // Settling says why there is nothing to decide, in the run's own words.
-        here.settle(word.callId, word.kind === "decide" ? "approval" : "question", word.kind === "decide" ? decisionOf(word) : { answer: word.answer, by: word.by });
-      }
-      const id = await writeWord(this.db, runId, word);
-      const held = this.live.get(runId);
-      if (held) held.lastWord = Math.max(held.lastWord, id);
-      applyWord(here, word);
-      return;
-    }
-    if (word.kind !== "cancel") await checkWaiting(this.db, this.log, runId, word);
-    await writeWord(this.db, runId, word);
-    await this.bus?.word(runId);
-    // The run may have been taken here meanwhile, after its words were read.
-    void this.applyWords([runId]);
-  }
-
-  /** The words written on these runs since this process last looked, applied to those it drives. */
-  private async applyWords(runIds: string[]): Promise<void> {
-    for (const id of runIds) {
-      if (this.live.get(id)?.run || !this.takes) continue;
-      this.heard.add(id);
-      // Only the last few matter: a run is taken a moment after its word, or by another process.
-      if (this.heard.size > 1_000) this.heard.delete(this.heard.values().next().value!);
-    }
-    const held = runIds.filter((id) => this.live.get(id)?.run);
-    if (held.length === 0) return;
-    const words = await wordsAfter(this.db, held, (id) => this.live.get(id)?.lastWord ?? 0).catch(() => []);
-    for (const { id, runId, word } of words) {
-      const h = this.live.get(runId);
-      if (!h?.run || id <= h.lastWord) continue;
-      h.lastWord = id;
-      applyWord(h.run, word);
-    }
-  }
-
   /** The person's decision on a call waiting for approval: once, always in this run, or deny; `note`, beside a plan's (R-tool-io-cards). */
   async decide(runId: string, callId: string, decision: Decision, user: Who, note?: string): Promise<{ runId: string; callId: string; decision: Decision }> {
-    await this.say(runId, { kind: "decide", callId, decision, by: person(user), ...(note ? { note } : {}) });
+    await this.words.say(runId, { kind: "decide", callId, decision, by: person(user), ...(note ? { note } : {}) });
     return { runId, callId, decision };
   }
 
   /** The person's reply to ask_user; null when they would rather not answer. */
   async answer(runId: string, callId: string, answer: string | null, user: Who): Promise<{ runId: string; callId: string }> {
-    await this.say(runId, { kind: "answer", callId, answer, by: person(user) });
+    await this.words.say(runId, { kind: "answer", callId, answer, by: person(user) });
     return { runId, callId };
   }
 
@@ -424,7 +383,7 @@ export class Runtime {
   async cancel(runId: string, user: Who): Promise<{ runId: string }> {
     const status = this.driving(runId)?.status ?? (await runRow(this.db, runId)).status;
     if (status !== "running" && status !== "waiting") throw ended(runId, status);
-    await this.say(runId, { kind: "cancel", by: person(user) });
+    await this.words.say(runId, { kind: "cancel", by: person(user) });
     return { runId };
   }
 
