@@ -116,10 +116,17 @@ describe("unknown sources and operations are refused with the closest names", ()
     expect(problem("tools/broken.py")).toBe("tools/broken.py has errors, so it offers nothing: line 3: bad annotation; fix the file in the editor first.");
   });
 
-  it("refuses a file its check() holds back with the host's reason, not as one with errors (R-module-check)", () => {
+  it("R-check-turn: keeps a file its check() holds back now, with its operations, for a run to offer once check() answers True", () => {
     const reason = "check() answered False, so gated is not offered until check() answers True (it is asked at most every 30 s)";
     const held = fromTree([treeFile("gated.py", [{ name: "gated" }], { kind: "module", offered: false, unavailable: reason })]);
     const r = resolveEntry("tools/gated.py", held);
-    expect(!r.ok && r.problems).toEqual([`tools/gated.py offers nothing right now: ${reason}.`]);
+    expect(r.ok && r.operations.map((op) => op.name)).toEqual(["gated"]);
+  });
+
+  it("refuses a file that offers nothing for another reason with the host's reason, not as one with errors (R-module-check)", () => {
+    const reason = "its module lists no tool";
+    const held = fromTree([treeFile("empty.py", [], { kind: "module", offered: false, unavailable: reason })]);
+    const r = resolveEntry("tools/empty.py", held);
+    expect(!r.ok && r.problems).toEqual([`tools/empty.py offers nothing right now: ${reason}.`]);
   });
 });

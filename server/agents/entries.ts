@@ -125,10 +125,13 @@ export function resolveEntry(text: string, sources: readonly Source[]): Resolved
     const what = entry.kind === "system" ? `There is no built-in source ${entry.source}.` : `There is no file ${entry.source} in the tree.`;
     return { ok: false, problems: [what + (suggestion(near) || didYouMean(entry.source, known))] };
   }
-  if (!source.offered && source.unavailable) {
+  // A file its check() holds back now still gives its operations: a run offers them from the first turn check()
+  // answers True (R-check-turn), and the agent page says why it offers nothing meanwhile (drift).
+  const heldByCheck = source.kind === "tree" && !source.offered && source.unavailable !== null && source.errors.length === 0 && source.operations.length > 0;
+  if (!source.offered && source.unavailable && !heldByCheck) {
     return { ok: false, problems: [`${source.entry} offers nothing right now: ${source.unavailable}.`] };
   }
-  if (!source.offered) {
+  if (!source.offered && !heldByCheck) {
     const first = source.errors[0];
     const where = first ? `: ${first.line === null ? "" : `line ${first.line}: `}${first.message}` : "";
     const more = source.errors.length > 1 ? ` (and ${source.errors.length - 1} more)` : "";
