@@ -140,7 +140,7 @@ export function CallCard({ call, runId, calls, within }: { call: Call; runId: st
                 ))}
               </div>
             ) : null}
-            {call.result.truncated ? <p className="mt-1 text-xs text-zinc-500">Cut to fit; the whole result is kept at {call.result.truncated}.</p> : null}
+            {call.result.truncated ? <p className="mt-1 text-xs text-zinc-500">Cut to fit; the whole result is kept at {call.result.truncated} in the agent’s working folder.</p> : null}
           </div>
         ) : null}
       </div>
