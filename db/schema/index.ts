@@ -10,3 +10,5 @@ export * from "./mcp";
 export * from "./keys";
 export * from "./triggers";
 export * from "./queue";
+export * from "./versions";
+export * from "./journal";
