@@ -28,6 +28,8 @@ export const runs = pgTable(
     /** A specialist's run: the run that asked it, and the call of that run that did, so each links to the other. */
     parentRunId: uuid("parent_run_id"),
     parentCallId: text("parent_call_id"),
+    /** The published tree version the run uses, kept across a takeover; null for the working tree (R-version-pinned). */
+    treeVersion: integer("tree_version"),
     status: text("status").$type<RunStatus>().notNull().default("running"),
     /** Why a run failed, in one sentence (masked). */
     error: text("error"),
