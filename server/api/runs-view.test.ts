@@ -17,6 +17,7 @@ const RUN: RunSummary = {
   viaKeyName: "ci",
   parentRunId: null,
   parentCallId: null,
+  treeVersion: null,
   status: "waiting",
   error: null,
   tokensIn: 10,

@@ -1,9 +1,11 @@
 // A run's beginning, in whichever process takes its job first (R-queue-start): what it starts with, the agent's
 // sources read once, and its first events, which keep both for any process that takes the run over later. Edit when
 // what a run starts from changes.
+import { existsSync } from "node:fs";
 import type { Db } from "@/db/client";
 import type { AgentDeclaration } from "@/server/agents/declaration";
 import { agentsIn } from "@/server/agents/specialists-entry";
+import { DomainError } from "@/server/errors";
 import type { McpPool } from "@/server/mcp/pool";
 import { mcpServersOf, readSources, runCatalog, type RunCatalog } from "./catalog";
 import { openClientCall } from "./client-call";
@@ -36,12 +38,26 @@ export async function catalogFor(where: Sources, declaration: AgentDeclaration):
   return runCatalog(declaration, sources, extras, treeError);
 }
 
+/**
+ * A run on the working tree in a process that has no tree folder (a worker on another machine, before anything was
+ * published) is refused with why, rather than offered none of the agent's tree tools (R-version-none).
+ */
+function refuseWithoutTree(tree: string, declaration: AgentDeclaration): void {
+  if (existsSync(tree) || !declaration.tools.some((tool) => tool.entry.startsWith("tools/"))) return;
+  throw new DomainError(
+    "PRECONDITION_FAILED",
+    "NO_TREE_HERE",
+    `nothing has been published yet, and this studio process has no tool tree at ${tree}: publish the tree from the Tools page, then start the run again.`,
+  );
+}
+
 /** The run's catalog, read once per run, here; then its first events, which keep it and its start for a takeover. */
 export async function begin(where: Sources, run: Run, start: StartInput): Promise<void> {
   const { declaration, agent } = run;
   if (start.kind === "message") run.clientSystem = start.system?.trim() || null;
   else run.clientCall = start.call;
   prepareRoots(run);
+  refuseWithoutTree(where.tree, declaration);
   run.catalog = await catalogFor(where, declaration);
   void run.emit("run_started", {
     agent,

@@ -21,6 +21,7 @@ import type { Decision } from "./shapes";
 import type { ParentLink } from "./specialist-link";
 import { agentForRun, insertRun, runRow, updateRun, type RunFilter, type RunRow, type RunSummary, type Via } from "./store";
 import { STOPPED_BEFORE_START, unfinishedChildren, unfinishedRuns } from "./sweep";
+import { RunTrees, treeVersionFor, type TreeChoice } from "./trees";
 import { VOICE_TIMING } from "./voice";
 import { WordDesk } from "./word-desk";
 import { applyWord, clearWords, wordsOf } from "./words";
@@ -72,9 +73,12 @@ export class Runtime {
   private opened: Promise<RunQueue<StartInput>> | null = null;
   private sweeper: NodeJS.Timeout | null = null;
   private closed = false;
+  /** The tree each run uses, the working one or a published version on this process's disk (R-version-pinned). */
+  private readonly trees: RunTrees;
 
   constructor(private readonly options: RuntimeOptions) {
     this.log = new EventLog(options.db);
+    this.trees = new RunTrees(options.db, options.tree, options.dataDir);
     this.role = options.role ?? "all";
     this.bus = options.channel ? new RunBus(options.channel) : null;
     this.words = new WordDesk({ db: options.db, log: this.log, bus: this.bus, takes: this.role !== "web", held: (runId) => this.live.get(runId) });
@@ -105,8 +109,8 @@ export class Runtime {
     return this.role !== "web";
   }
 
-  private deps() {
-    return { db: this.db, log: this.log, tree: this.options.tree, dataDir: this.options.dataDir, settings: this.settings, mcp: this.options.mcp, specialists: this };
+  private deps(tree = this.options.tree) {
+    return { db: this.db, log: this.log, tree, dataDir: this.options.dataDir, settings: this.settings, mcp: this.options.mcp, specialists: this };
   }
 
   /**
@@ -210,13 +214,15 @@ export class Runtime {
     const row = (fresh && this.starting.get(runId)) || (await runRow(this.db, runId));
     this.starting.delete(runId);
     if (row.status !== "running" && row.status !== "waiting") return null;
+    const tree = await this.treeOf(row);
+    if (!tree) return null;
     if (fresh) {
-      const run = this.fresh(row);
+      const run = this.fresh(row, tree);
       return { run, before: () => this.begin(run, fresh) };
     }
     const events = await this.log.stored(runId);
     if (startOf(events)) {
-      const run = this.rebuilt(row, events);
+      const run = this.rebuilt(row, events, tree);
       await this.stopChildren(runId);
       // A specialist's run waited for the call that asked it, which went with the old process (R-spec-stop).
       if (row.parentRunId) run.cancel({ id: run.startedBy, name: "the studio's restart" });
@@ -227,8 +233,20 @@ export class Runtime {
       await this.log.append(runId, "status", { status: "failed", error: STOPPED_BEFORE_START });
       return null;
     }
-    const run = this.fresh(row);
+    const run = this.fresh(row, tree);
     return { run, before: () => this.begin(run, start) };
+  }
+
+  /** The run's tree on this process's disk; null, the run failed with why, when its version cannot be had here. */
+  private async treeOf(row: RunRow): Promise<string | null> {
+    try {
+      return await this.trees.of(row);
+    } catch (err) {
+      const error = `The run's tree (published version ${row.treeVersion}) could not be read here: ${(err as Error).message}`;
+      await updateRun(this.db, row.id, { status: "failed", error, endedAt: new Date() });
+      await this.log.append(row.id, "status", { status: "failed", error });
+      return null;
+    }
   }
 
   /** A specialist's run whose asker was taken over: its asking call answers that the studio restarted (R-spec-stop). */
@@ -284,13 +302,14 @@ export class Runtime {
    * A new run of the agent as it stands, answering `message`; returns at once, and the process that takes its job
    * begins it. `prior` is the conversation before it, when a client sends one whole (kept as the run's first
    * messages); `system` is the client's own system text, told after the agent's instructions. `via` says how it
-   * started (R-key-via): the playground unless told otherwise.
+   * started (R-key-via): the playground unless told otherwise. `tree` is `working` only for a developer's playground
+   * run; every other run uses the latest published version (R-version-pinned).
    */
-  async start(input: { agentId: string; message: string; user: Who; prior?: PriorTurn[]; system?: string | null; via?: Via; parent?: ParentLink }): Promise<{ runId: string }> {
-    const row = await this.newRun(input.agentId, input.user, input.via, input.parent);
+  async start(input: { agentId: string; message: string; user: Who; prior?: PriorTurn[]; system?: string | null; via?: Via; parent?: ParentLink; tree?: TreeChoice }): Promise<{ runId: string }> {
+    const row = await this.newRun(input.agentId, input.user, input.via, input.parent, input.tree);
     const start: StartInput = { kind: "message", message: input.message, user: input.user, prior: input.prior, system: input.system };
     if (input.parent) {
-      const run = this.fresh(row);
+      const run = this.fresh(row, await this.trees.of(row));
       run.lane = input.parent.lane;
       this.launch(run, () => this.begin(run, start));
     } else await this.enqueue(row.id, start, row);
@@ -310,13 +329,14 @@ export class Runtime {
   }
 
   /** The run's row, for the agent as it stands. */
-  private async newRun(agentId: string, user: Who, via?: Via, parent?: ParentLink): Promise<RunRow> {
+  private async newRun(agentId: string, user: Who, via?: Via, parent?: ParentLink, tree: TreeChoice = "published"): Promise<RunRow> {
     const { declaration, version } = await agentForRun(this.db, agentId);
-    return insertRun(this.db, { agentId, agentVersion: version, declaration, startedBy: user.id, via, parent });
+    const treeVersion = treeVersionFor(tree, parent?.runId);
+    return insertRun(this.db, { agentId, agentVersion: version, declaration, startedBy: user.id, via, parent, treeVersion });
   }
 
-  private fresh(row: RunRow): Run {
-    return freshRun(row, this.deps());
+  private fresh(row: RunRow, tree: string): Run {
+    return freshRun(row, this.deps(tree));
   }
 
   /** What a run of the agent started now would offer the model, read as a run reads it, without starting one. */
@@ -325,20 +345,21 @@ export class Runtime {
     return { agent: { id: agentId, name: declaration.name, version }, catalog: await catalogFor(this.sources(), declaration) };
   }
 
-  private sources(): Sources {
-    return { db: this.db, tree: this.options.tree, mcp: this.mcp };
+  private sources(tree = this.options.tree): Sources {
+    return { db: this.db, tree, mcp: this.mcp };
   }
 
   private begin(run: Run, start: StartInput): Promise<void> {
-    return begin(this.sources(), run, start);
+    return begin(this.sources(run.deps.tree), run, start);
   }
 
-  private rebuild(runId: string): Promise<Run> {
-    return rebuildRun(this.db, this.log, runId, this.deps());
+  private async rebuild(runId: string): Promise<Run> {
+    const tree = await this.trees.of(await runRow(this.db, runId));
+    return rebuildRun(this.db, this.log, runId, this.deps(tree));
   }
 
-  private rebuilt(row: RunRow, events: RunEvent[]): Run {
-    return rebuiltRun(row, events, this.deps());
+  private rebuilt(row: RunRow, events: RunEvent[], tree: string): Run {
+    return rebuiltRun(row, events, this.deps(tree));
   }
 
   /** Another message in the run's conversation, once it has finished its answer (or failed): stored, then queued. */
@@ -428,6 +449,7 @@ export class Runtime {
   async shutdown(): Promise<void> {
     this.closed = true;
     if (this.sweeper) clearInterval(this.sweeper);
+    this.trees.close();
     const queue = await this.opened?.catch(() => null);
     const loops = [...this.live.values()];
     for (const { run } of loops) run?.abandon();

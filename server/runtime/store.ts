@@ -25,6 +25,8 @@ export type RunSummary = {
   /** A specialist's run: the run that asked it and that run's call (R-spec-run). */
   parentRunId: string | null;
   parentCallId: string | null;
+  /** The published tree version it uses; null for the working tree (R-version-pinned). */
+  treeVersion: number | null;
   status: RunStatus;
   error: string | null;
   tokensIn: number;
@@ -49,7 +51,16 @@ export type Via = { kind: RunVia; keyId?: string; keyName?: string };
 
 export async function insertRun(
   db: Db,
-  values: { agentId: string; agentVersion: number; declaration: AgentDeclaration; startedBy: string; via?: Via; parent?: { runId: string; callId: string } },
+  values: {
+    agentId: string;
+    agentVersion: number;
+    declaration: AgentDeclaration;
+    startedBy: string;
+    via?: Via;
+    parent?: { runId: string; callId: string };
+    /** The published tree version it uses, or an SQL value choosing it as the row is written (R-version-pinned). */
+    treeVersion?: number | null | SQL<number | null>;
+  },
 ): Promise<RunRow> {
   const { via, parent, ...rest } = values;
   const row = {
@@ -86,6 +97,7 @@ const summary = {
   viaKeyName: runs.viaKeyName,
   parentRunId: runs.parentRunId,
   parentCallId: runs.parentCallId,
+  treeVersion: runs.treeVersion,
   status: runs.status,
   error: runs.error,
   tokensIn: runs.tokensIn,

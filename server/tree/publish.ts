@@ -1,14 +1,16 @@
 // Publish: check the whole tree in a fresh interpreter, then commit its files as one version to the studio's
-// repository. Refused, with the first error of each failing file, while any file has one (R-tree-publish).
-// Edit when what a publish records or checks changes.
+// repository, and to the database, where every studio process reads it (R-version-stored). Refused, with the first
+// error of each failing file, while any file has one (R-tree-publish). Edit when what a publish records or checks changes.
 import { statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import type { Db } from "@/db/client";
 import { HostClient } from "@/server/host/client";
 import { hostCommand } from "@/server/host/command";
 import { DomainError } from "@/server/errors";
 import { STUDIO_IDENTITY, ensureRepo, git, headCommit, repoFor, type Identity, type Repo } from "./git";
-import { DEPENDENCY_FILES, isDependencyFile } from "./project-names";
+import { DEPENDENCY_FILES, HOOK_FILE, isProjectFile } from "./project-names";
+import { storeVersion } from "./versions";
 
 export type TreeProblem = { path: string; line: number | null; message: string };
 
@@ -20,6 +22,8 @@ export type PublishResult = {
   files: string[];
   /** When it was published, as an ISO date. */
   at: string;
+  /** Its number among the studio's published versions (1, 2, …); null when no database was given. */
+  version: number | null;
 };
 
 export type PublishOptions = {
@@ -28,18 +32,21 @@ export type PublishOptions = {
   message: string;
   identity?: Identity;
   python?: string;
+  /** Where the version is stored for every process to run (R-version-stored); a script may publish without one. */
+  db?: Db;
 };
 
 /**
  * What a version holds: the top-level tool and helper files, and the dependency files of the checkout's root beside
- * the tree folder (R-deps-root), under their own names (a tool file's name ends in .py, theirs never do); no
+ * the tree folder (R-deps-root), under their own names (a tool file's name ends in .py, theirs never do), and the
+ * call hook `hooks/tools.py`, since a version run elsewhere must be decided on as here (R-version-stored); no
  * subfolder, no cache, and no `tools/requirements.txt`, which is not a dependency file.
  */
 export async function publishableFiles(tree: string): Promise<string[]> {
   const entries = await fs.readdir(tree, { withFileTypes: true });
   const own = entries.filter((entry) => entry.isFile() && entry.name.endsWith(".py") && !entry.name.startsWith(".")).map((entry) => entry.name);
   const root = path.dirname(path.resolve(tree));
-  const deps = DEPENDENCY_FILES.filter((name) => statSync(path.join(root, name), { throwIfNoEntry: false })?.isFile());
+  const deps = [...DEPENDENCY_FILES, HOOK_FILE].filter((name) => statSync(path.join(root, name), { throwIfNoEntry: false })?.isFile());
   return [...own, ...deps].sort();
 }
 
@@ -70,11 +77,11 @@ export async function checkTree(tree: string, options: { dataDir: string; python
 /** Put exactly `files` in the index and answer the tree object they make: how two states are compared cheaply. */
 async function stage(repo: Repo, files: string[]): Promise<string> {
   await git(repo, ["read-tree", "--empty"]);
-  const own = files.filter((file) => !isDependencyFile(file));
+  const own = files.filter((file) => !isProjectFile(file));
   if (own.length > 0) await git(repo, ["update-index", "--add", "--", ...own]);
   // The root's files sit outside the work tree: stored by content, under their own names.
   const root = path.dirname(repo.workTree);
-  for (const file of files.filter(isDependencyFile)) {
+  for (const file of files.filter(isProjectFile)) {
     const blob = (await git(repo, ["hash-object", "-w", "--no-filters", "--", path.join(root, file)])).stdout.trim();
     await git(repo, ["update-index", "--add", "--cacheinfo", `100644,${blob},${file}`]);
   }
@@ -125,7 +132,15 @@ async function publishNow(options: PublishOptions, message: string): Promise<Pub
   const commit = (await git(repo, ["commit-tree", checked, ...parents, "-m", message], { identity, date })).stdout.trim();
   // Naming the old head makes a concurrent publish from another process fail instead of being lost.
   await git(repo, ["update-ref", "-m", "publish", "HEAD", commit, head ?? ""]);
-  return { commit, message, files: finalFiles, at: date.toISOString() };
+  const version = options.db ? await storeVersion(options.db, { commit, message, identity, files: await filesOf(repo, commit, finalFiles), at: date }) : null;
+  return { commit, message, files: finalFiles, at: date.toISOString(), version };
+}
+
+/** The committed text of each file, as the version in the database keeps it. */
+async function filesOf(repo: Repo, commit: string, files: string[]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const file of files) out[file] = (await git(repo, ["cat-file", "blob", `${commit}:${file}`])).stdout;
+  return out;
 }
 
 // Publishes of one repository run one at a time: they share its index.

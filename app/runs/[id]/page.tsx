@@ -26,7 +26,8 @@ export default async function RunPage({ params }: Props) {
         title={`${name}, ${formatDate(run.startedAt)}`}
         lede={
           <>
-            A run of version {run.agentVersion}, read back step by step.{" "}
+            A run of version {run.agentVersion}, on {run.treeVersion === null ? "the working tree" : `published version ${run.treeVersion} of the tree`}, read
+            back step by step.{" "}
             {run.parentRunId ? (
               <>
                 Another agent asked for it as its specialist:{" "}

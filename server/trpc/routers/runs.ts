@@ -15,7 +15,14 @@ export const runsRouter = router({
   start: builderProcedure
     .input(z.object({ agentId: text().uuid(), message }))
     .mutation(async ({ input, ctx }) =>
-      (await studioRuntime()).start({ agentId: input.agentId, message: input.message, user: ctx.user, via: { kind: "playground" } }),
+      (await studioRuntime()).start({
+        agentId: input.agentId,
+        message: input.message,
+        user: ctx.user,
+        via: { kind: "playground" },
+        // A developer tries what they are editing; a builder runs what was published (R-version-pinned).
+        tree: ctx.user.role === "builder" ? "published" : "working",
+      }),
     ),
 
   send: builderProcedure

@@ -1,6 +1,7 @@
 // Publish and History: commit the checked tree as a version, list a file's versions, compare two of them.
 // Mounted as tools.history; the work is in server/tree/publish.ts and server/tree/history.ts.
 import { z } from "zod";
+import { getDb } from "@/server/db";
 import { env } from "@/server/env";
 import { COMMIT, WORKING, compareVersions, listVersions } from "@/server/tree/history";
 import { publish } from "@/server/tree/publish";
@@ -13,11 +14,12 @@ const version = z.union([z.literal(WORKING), text().regex(COMMIT, "A version is 
 export const toolHistoryRouter = router({
   publish: developerProcedure
     .input(z.object({ message: text().trim().min(1, "Say in a few words what changed.").max(5_000) }))
-    .mutation(({ input, ctx }) =>
+    .mutation(async ({ input, ctx }) =>
       publish({
         tree: env().toolsDir,
         dataDir: env().dataDir,
         message: input.message,
+        db: await getDb(),
         identity: { name: ctx.user.name, email: ctx.user.email },
       }),
     ),
