@@ -54,7 +54,7 @@ type Held = { id: string; retryCount: number; at: number };
 const STALE_MS = LEASE_SECONDS * 1000 - 2 * REFRESH_MS / 3;
 
 /** pg-boss over the studio's own connection: PGlite through its backend, PostgreSQL through the studio's pool (R-ops-pgboss-pglite). */
-function adapter(db: Db): { db: IDatabase; backend: ConstructorOptions["backend"] } {
+export function adapter(db: Db): { db: IDatabase; backend: ConstructorOptions["backend"] } {
   const client = (db as unknown as { $client: PGlite | Pool }).$client;
   if ("exec" in client && typeof client.exec === "function") return { db: fromPglite(client), backend: "pglite" };
   const pool = client as Pool;

@@ -1,9 +1,10 @@
-// The clock that starts scheduled runs. Each tick is claimed in the database by one UPDATE moving the schedule's next
-// tick on, only where it still holds the tick being claimed: of several studio processes sharing PostgreSQL exactly
-// one gets the row back and starts the run (R-trigger-schedule-once). A tick found later than the grace was missed
-// while no process was up: run once or skipped, as the schedule says (R-trigger-schedule-catch-up). One timer, set
-// for the soonest tick and never further off than maxSleepMs, so a schedule another process changed is seen too.
-import { and, asc, eq, lte, min } from "drizzle-orm";
+// What a schedule's tick does. Ticks reach the studio as jobs from pg-boss's scheduler (schedule-clock.ts,
+// R-schedule-boss), and each is still claimed in the database by one UPDATE moving the schedule's next tick on, only
+// where it still holds the tick being claimed: of several studio processes sharing PostgreSQL exactly one gets the
+// row back and starts the run (R-trigger-schedule-once). A tick found later than the grace was missed while no
+// process was up: run once or skipped, as the schedule says (R-trigger-schedule-catch-up); the first look at start-up
+// finds those.
+import { and, asc, eq, lte } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { schedules } from "@/db/schema";
 import { recordAudit } from "@/server/audit/record";
@@ -11,16 +12,17 @@ import { reportUnexpected } from "@/server/error-report";
 import type { Runtime } from "@/server/runtime";
 import { nextTick, ticksBetween } from "./cron";
 import { activeRunAs } from "./run-as";
+import { ScheduleClock, type TickJob } from "./schedule-clock";
 
 export type SchedulerOptions = {
   db: Db;
   runtime: Pick<Runtime, "start">;
   /** The clock; tests move it by hand. */
   now?: () => Date;
-  /** The longest the scheduler sleeps between looks at the table (30 s). */
-  maxSleepMs?: number;
   /** How late a tick may be found and still run as on time rather than as missed (60 s). */
   graceMs?: number;
+  /** pg-boss's queue of ticks: the studio's own unless tests sharing one database each want theirs. */
+  queue?: string;
 };
 
 export type TickOutcome =
@@ -29,83 +31,82 @@ export type TickOutcome =
 
 /** Due schedules taken per look; more wait for the next look, a moment later. */
 const BATCH = 100;
-/** The least pause after a look that left a tick due (another process holds it, or it was just changed). */
-const BUSY_PAUSE_MS = 1_000;
+/** A tick job that comes before its tick by this clock (the database's runs a little ahead) waits for it. */
+const EARLY_MS = 5_000;
 
 type Row = typeof schedules.$inferSelect;
 
 export class Scheduler {
   private readonly now: () => Date;
-  private readonly maxSleepMs: number;
   private readonly graceMs: number;
-  private timer: NodeJS.Timeout | null = null;
-  private looking: Promise<void> | null = null;
+  private clock: Promise<ScheduleClock> | null = null;
   private running = false;
-  private again = false;
+  /** Ticks being handled here, so stop() finishes them first. */
+  private readonly working = new Set<Promise<unknown>>();
+  /** Told each outcome of a tick job this process won (tests watch it). */
+  onOutcome?: (outcome: TickOutcome) => void;
 
   constructor(private readonly options: SchedulerOptions) {
     this.now = options.now ?? (() => new Date());
-    this.maxSleepMs = options.maxSleepMs ?? 30_000;
     this.graceMs = options.graceMs ?? 60_000;
   }
 
-  /** Looks at once (running what start-up finds due or missed), then at each tick. */
-  start(): void {
+  /** Hands every schedule that is on to pg-boss, then looks once, running what start-up finds due or missed. */
+  async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    this.wake(0);
+    this.clock = ScheduleClock.open(this.options.db, { name: this.options.queue, onTick: (job) => this.track(this.onTick(job)) });
+    const clock = await this.clock;
+    await this.track(this.sync(clock));
+    await this.track(this.scan().then((outcomes) => outcomes.forEach((o) => this.onOutcome?.(o))));
   }
 
-  /** A schedule changed in this process: look again now rather than at the next wake. */
+  /** A schedule changed in this process: pg-boss's schedules follow the table at once. */
   poke(): void {
-    if (this.running) this.wake(0);
+    if (!this.running || !this.clock) return;
+    void this.track(this.clock.then((clock) => this.sync(clock)));
   }
 
-  /** No timer is left behind, and a look under way is finished before this resolves. */
+  /** Takes no tick more; the ones under way finish before this resolves. */
   async stop(): Promise<void> {
     this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.looking;
+    const clock = await this.clock?.catch(() => null);
+    this.clock = null;
+    await clock?.stop();
+    await Promise.allSettled([...this.working]);
   }
 
-  private wake(ms: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.look(), ms);
-    this.timer.unref();
+  private track<T>(work: Promise<T>): Promise<T | undefined> {
+    const tracked = work.catch((error: unknown) => {
+      reportUnexpected(error, "the scheduler");
+      return undefined;
+    });
+    this.working.add(tracked);
+    void tracked.finally(() => this.working.delete(tracked));
+    return tracked;
   }
 
-  private async look(): Promise<void> {
-    this.timer = null;
-    if (this.looking) {
-      // Woken during a look: look once more when it is done, since what changed may have been read before.
-      this.again = true;
-      return;
+  private async sync(clock: ScheduleClock): Promise<void> {
+    const rows = await this.options.db.select({ id: schedules.id, cron: schedules.cron, timeZone: schedules.timeZone, enabled: schedules.enabled }).from(schedules);
+    await clock.sync(rows);
+  }
+
+  /** pg-boss's job for one schedule's tick: the tick due now claimed, and run or skipped, by whichever process took the job. */
+  private async onTick(job: TickJob): Promise<void> {
+    const read = async () => (await this.options.db.select().from(schedules).where(eq(schedules.id, job.scheduleId)))[0];
+    let row = await read();
+    if (!row?.enabled || !row.nextAt || !this.running) return;
+    const early = row.nextAt.getTime() - this.now().getTime();
+    if (early > EARLY_MS) return;
+    if (early > 0) {
+      await new Promise((r) => setTimeout(r, early));
+      row = await read();
+      if (!row?.enabled || !row.nextAt) return;
     }
-    let sleep = this.maxSleepMs;
-    this.looking = (async () => {
-      try {
-        await this.scan();
-        sleep = await this.untilNext();
-      } catch (error) {
-        reportUnexpected(error, "the scheduler");
-      }
-    })();
-    await this.looking;
-    this.looking = null;
-    if (!this.running) return;
-    if (this.again) {
-      this.again = false;
-      this.wake(0);
-    } else if (!this.timer) this.wake(sleep);
-  }
-
-  /** How long until the soonest tick of a schedule that is on, bounded both ways. */
-  private async untilNext(): Promise<number> {
-    const [row] = await this.options.db.select({ soonest: min(schedules.nextAt) }).from(schedules).where(eq(schedules.enabled, true));
-    if (!row?.soonest) return this.maxSleepMs;
-    const ms = new Date(row.soonest).getTime() - this.now().getTime();
-    return ms <= 0 ? BUSY_PAUSE_MS : Math.min(ms, this.maxSleepMs);
+    const now = this.now();
+    if (row.nextAt.getTime() > now.getTime()) return;
+    const outcome = await this.tick(row, now);
+    if (outcome) this.onOutcome?.(outcome);
   }
 
   /** One look: every tick due now claimed, and run or skipped. What this process won is returned. */

@@ -2,10 +2,10 @@
 // two schedulers on one database start one run between them; a stop longer than the grace is caught up once or
 // skipped as the schedule says; an off schedule and a disabled maker start nothing; and the scheduler's own timer
 // starts a run on time and stops cleanly (R-trigger-schedule-once, R-trigger-schedule-catch-up, R-trigger-run-as).
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { audit, runs, schedules, user } from "@/db/schema";
-import { Scheduler } from "@/server/triggers";
+import { Scheduler, type TickOutcome } from "@/server/triggers";
 import { createSchedule, listSchedules, updateSchedule, type ScheduleInput } from "@/server/triggers/schedules";
 import { text } from "@/tests/support/loopback-model";
 import { ANN, settled, studio, type Studio } from "../runtime/setup";
@@ -146,22 +146,36 @@ describe("ticks missed while no studio was up", () => {
 });
 
 describe("the scheduler's own clock", () => {
-  it("wakes for the soonest tick, starts its run, and stops leaving no timer", async () => {
-    const { agentId, schedule } = await made();
-    const soon = new Date(Date.now() + 400);
-    await s.database.db.update(schedules).set({ nextAt: soon }).where(eq(schedules.id, schedule.id));
-    const clockwork = new Scheduler({ db: s.database.db, runtime: s.runtime, maxSleepMs: 5_000 });
-    clockwork.start();
+  it("R-schedule-boss: hands each schedule that is on to pg-boss with its cron and zone, starts one run at its tick, and takes it back when turned off", async () => {
+    const { agentId, schedule } = await made({ cron: "* * * * *", timeZone: "Europe/Paris" });
+    // The schedule's next tick counted from the real clock, as a save now would.
+    await updateSchedule(s.database.db, ANN.id, schedule.id, {}, new Date());
+    const clockwork = new Scheduler({ db: s.database.db, runtime: s.runtime, queue: "test-schedules-pglite" });
+    const won: TickOutcome[] = [];
+    clockwork.onOutcome = (outcome) => won.push(outcome);
+    await clockwork.start();
     try {
-      const deadline = Date.now() + 10_000;
-      while ((await runsOf(agentId)).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const boss = await bossSchedules("test-schedules-pglite");
+      expect(boss).toEqual([expect.objectContaining({ key: schedule.id, cron: "* * * * *", timezone: "Europe/Paris" })]);
+      // The next minute comes, and pg-boss's cron pass sends its tick within a few seconds of it.
+      const deadline = Date.now() + 80_000;
+      while (won.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+      const started = await runsOf(agentId);
+      expect(started).toHaveLength(1);
+      expect(won).toEqual([expect.objectContaining({ kind: "ran", scheduleId: schedule.id, missed: 0, runId: started[0]!.id })]);
+      await settled(s, started[0]!.id);
+
+      await updateSchedule(s.database.db, ANN.id, schedule.id, { enabled: false }, new Date());
+      clockwork.poke();
+      await expect.poll(() => bossSchedules("test-schedules-pglite"), { timeout: 5_000 }).toEqual([]);
     } finally {
       await clockwork.stop();
     }
-    const started = await runsOf(agentId);
-    expect(started).toHaveLength(1);
-    expect(started[0]!.startedAt.getTime()).toBeGreaterThanOrEqual(soon.getTime() - 5);
-    expect(await nextAt(schedule.id)).not.toBe(soon.toISOString());
-    expect((clockwork as unknown as { timer: unknown }).timer).toBeNull();
-  });
+  }, 100_000);
 });
+
+/** pg-boss's own schedules on a queue, read from its table. */
+async function bossSchedules(queue: string) {
+  const rows = await s.database.db.execute(sql`select key, cron, timezone from pgboss.schedule where name = ${queue}`);
+  return (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as { key: string; cron: string; timezone: string }[];
+}
