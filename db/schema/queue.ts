@@ -3,7 +3,7 @@
 import { bigserial, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { runs } from "./runs";
 
-export const runWordKinds = ["decide", "answer", "cancel"] as const;
+export const runWordKinds = ["decide", "answer", "recover", "cancel"] as const;
 export type RunWordKind = (typeof runWordKinds)[number];
 
 export const runWords = pgTable(

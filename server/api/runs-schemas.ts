@@ -177,7 +177,8 @@ export const runView = z
 
 const EVENT_TYPES = [
   "run_started", "message", "delta", "tool_call", "approval_requested", "approval_decided", "question_asked",
-  "question_answered", "tool_started", "progress", "tool_result", "todos", "status", "cancelled", "specialist",
+  "question_answered", "recovery_requested", "recovery_decided", "tool_started", "progress", "tool_result", "todos", "status",
+  "cancelled", "specialist",
 ] as const satisfies readonly RunEventType[];
 // A type the runtime adds and this list lacks fails to compile here, so the document never leaves one out.
 const everyType: Record<Exclude<RunEventType, (typeof EVENT_TYPES)[number]>, never> = {};

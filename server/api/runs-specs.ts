@@ -2,6 +2,7 @@
 // requests by them (runs.ts) and the OpenAPI document lists them (openapi.ts), so the two cannot drift apart.
 // Edit when a runs route is added or changes what it takes.
 import type { RouteSpec } from "./edge";
+import { recoverSpec } from "./runs-recovery";
 import {
   agentParams,
   answerAccepted,
@@ -129,4 +130,4 @@ export const cancelSpec = {
   example: { path: `/api/v1/runs/${RUN}/cancel` },
 } as const satisfies RouteSpec;
 
-export const RUNS_ROUTES: readonly RouteSpec[] = [startRunSpec, getRunSpec, runEventsSpec, sendMessageSpec, decideSpec, answerSpec, cancelSpec];
+export const RUNS_ROUTES: readonly RouteSpec[] = [startRunSpec, getRunSpec, runEventsSpec, sendMessageSpec, decideSpec, answerSpec, recoverSpec, cancelSpec];

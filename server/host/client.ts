@@ -55,6 +55,8 @@ export type CallOptions = {
   timeoutS?: number;
   /** Which run's kept instances (scope "run") the call uses. */
   session?: string;
+  /** Sent as `_meta["quiver/idempotency-key"]`, the same for every replay of one step (R-journal-idempotent). */
+  idempotencyKey?: string;
   onProgress?: (progress: Progress) => void;
   signal?: AbortSignal;
   /**
@@ -289,6 +291,7 @@ export class HostClient {
     const meta: Record<string, unknown> = { "quiver/settings": options.settings ?? {} };
     if (options.timeoutS !== undefined) meta["quiver/timeout"] = options.timeoutS;
     if (options.session !== undefined) meta["quiver/session"] = options.session;
+    if (options.idempotencyKey !== undefined) meta["quiver/idempotency-key"] = options.idempotencyKey;
     const token = options.onProgress ? `quiver-${++this.tokens}` : null;
     if (token) {
       meta.progressToken = token;

@@ -52,7 +52,8 @@ export type McpStatus = {
   stderr: string;
 };
 
-export type CallOptions = { signal?: AbortSignal; onProgress?: (progress: Progress) => void; timeoutMs?: number };
+/** `meta`: sent in the call's `_meta` beside any progress token (an idempotency key, R-journal-idempotent). */
+export type CallOptions = { signal?: AbortSignal; onProgress?: (progress: Progress) => void; timeoutMs?: number; meta?: Record<string, unknown> };
 
 /** A link that lived this long before it ended counts as having worked: the backoff starts over. */
 const STABLE_MS = 60_000;
@@ -332,7 +333,7 @@ export class McpConnection {
         if (token) link.progress.set(token, (progress) => options.onProgress!({ ...progress, message: progress.message && this.mask(progress.message) }));
         try {
           const result = await link.client.callTool(
-            { name, arguments: args, ...(token ? { _meta: { progressToken: token } } : {}) },
+            { name, arguments: args, ...(token || options.meta ? { _meta: { ...options.meta, ...(token ? { progressToken: token } : {}) } } : {}) },
             { signal: options.signal, timeout: options.timeoutMs ?? this.options.callTimeoutMs },
           );
           return maskResult(result as CallToolResult, this.masker);

@@ -3,6 +3,7 @@
 // matched, its arguments checked, permission, call hook, bound, settings and secrets, masking, audit), and no model
 // is asked before or after it. Edit when such a run's shape changes.
 import { prepare, recordCall, runTurn } from "./dispatch";
+import { keyCalls } from "./journal";
 import type { Run } from "./run";
 import type { ClientCall } from "./shapes";
 import { RunStopped } from "./stopped";
@@ -17,6 +18,9 @@ export function clientCallOf(name: string, args: Record<string, unknown>): Clien
 /** The client's call as the run's only turn, recorded before anything of it runs. */
 export function openClientCall(run: Run, call: ClientCall): void {
   const prepared = prepare(run, call);
+  // The run's one step (R-journal-key).
+  run.journalStep = 1;
+  keyCalls(run, [prepared]);
   void recordCall(run, prepared);
   run.pendingTurn = [prepared];
 }

@@ -20,6 +20,8 @@ import { adoptHostCut, capOutput } from "./kept-results";
 import { boundOf, dedupeKey, mayRetry } from "./policy";
 import type { PreparedCall, ResultRecord, Run } from "./run";
 import { speak } from "./voice";
+import { idempotencyKey, journalResult, journalStart } from "./journal";
+import { recover, recoversTimeout, storeKept } from "./journal-recovery";
 
 export type ModelCall = { callId: string; name: string; input: string };
 
@@ -109,6 +111,8 @@ async function settle(run: Run, p: PreparedCall, result: ResultRecord): Promise<
     deduped: final.deduped,
   });
   if (p.op && !final.deduped) await auditCall(run, p.op, p.callId, final.outcome, final.attempts, final.text);
+  // The journal's row of a call that was dispatched gets its result (R-journal-started).
+  if (p.step && final.attempts > 0) await journalResult(run.deps.db, run.id, p.step, { ...final, name: p.name }).catch(() => undefined);
   return final;
 }
 
@@ -161,17 +165,22 @@ async function execute(run: Run, p: PreparedCall): Promise<Omit<ResultRecord, "c
   const started = performance.now();
   let result: Attempt;
   let attempts = 0;
+  // Recorded before it is dispatched, and waited for: a process taking the run over knows it may have run.
+  if (p.step) await journalStart(run.deps.db, run.id, p.step, { callId: p.callId, operation: op.name });
+  const idempotency = p.step ? idempotencyKey(run.id, p.step) : undefined;
   for (;;) {
     attempts++;
     void run.emit("tool_started", { callId: p.callId, operation: op.name, attempt: attempts, timeoutS: bound });
     result = await attempt(run, op, p.callId, args, bound, {
       resumed: p.resumed?.asked === "question" && attempts === 1,
+      idempotencyKey: idempotency,
       onProgress: (m) => say("progress", m),
       onStudioRequest: op.kind === "tree" ? (request) => answerStudioRequest(run, p, request) : undefined,
       // A compute_exec program's quiver.sources calls (R-code-import), each nested under this call.
       onSourceRequest: op.kind === "system" && op.name === "compute_exec" ? (request) => answerSourceRequest(run, p.callId, request, nested(run)) : undefined,
     });
-    if (result.outcome !== "transient" || !mayRetry(op) || attempts > run.declaration.policy.retry || run.cancelled) break;
+    // A safe or idempotent call that timed out is retried as a transient failure is (R-journal-timeout).
+    if ((result.outcome !== "transient" && result.outcome !== "timeout") || !mayRetry(op) || attempts > run.declaration.policy.retry || run.cancelled) break;
     await new Promise((r) => setTimeout(r, run.deps.settings.retryMs * attempts));
   }
   voice.end(result.outcome);
@@ -199,9 +208,14 @@ async function answerStudioRequest(run: Run, parent: PreparedCall, request: Stud
 
 /** One call through every rule, answered once. */
 async function perform(run: Run, p: PreparedCall): Promise<ResultRecord> {
-  if (p.resumed?.result) return p.resumed.result;
+  if (p.resumed?.result) return p.resumed.journaled ? storeKept(run, p.resumed.result) : p.resumed.result;
   if (p.early) return settle(run, p, record(p, refused(p.early.text)));
-  if (p.resumed?.started) return settle(run, p, record(p, { ...refused(RESTARTED), outcome: "failed" }));
+  // A call that started and has no result follows its replay policy (R-journal-replay): `manual` waits for the
+  // person; `safe` and `idempotent` run again below, an idempotent one under the same key.
+  if (p.resumed?.asked === "recovery" || (p.resumed?.started && p.op?.replay === "manual")) {
+    if (!p.step || !run.deps.settings.canAsk) return settle(run, p, record(p, { ...refused(RESTARTED), outcome: "failed" }));
+    return settle(run, p, record(p, await recover(run, p, "restarted", () => execute(run, p))));
+  }
   const op = p.op!;
   const key = run.declaration.policy.dedupe ? dedupeKey(op.name, p.args!) : null;
   const first = key ? run.dedupe.get(key) : undefined;
@@ -218,7 +232,10 @@ async function perform(run: Run, p: PreparedCall): Promise<ResultRecord> {
     });
     if (refusal !== null) return record(p, refused(refusal));
     if (run.cancelled) return record(p, refused(STOPPED_BEFORE));
-    return record(p, await execute(run, p));
+    const done = await execute(run, p);
+    // A manual call that timed out may have run: the person says what happened (R-journal-timeout).
+    if (done.outcome === "timeout" && recoversTimeout(run, p) && !run.cancelled) return record(p, await recover(run, p, "timeout", () => execute(run, p)));
+    return record(p, done);
   })();
   if (key) {
     run.dedupe.set(key, work);

@@ -24,6 +24,8 @@ export const STOPPED_WAITING =
 
 type AttemptOptions = {
   resumed: boolean;
+  /** The same for every dispatch of one step (R-journal-idempotent): the tool's ctx.idempotency_key, an MCP call's `_meta`. */
+  idempotencyKey?: string;
   onProgress: (message: string) => void;
   /** A tree tool's requests to the studio while it runs (ctx.system, ctx.ask). */
   onStudioRequest?: (request: StudioRequest) => Promise<Record<string, unknown>>;
@@ -40,14 +42,15 @@ function withSources(run: Run, context: SystemContext, call: SourceCall, options
 /** The call target of each kind of operation a run can offer; a new kind of source adds one line. */
 const TARGETS: { [K in RunOperation["kind"]]: (run: Run, op: RunOperation, callId: string, options: AttemptOptions) => CallTarget } = {
   tree: (run, op, _callId, options) =>
-    treeTarget(run.host, op.name, { timeoutS: run.declaration.policy.timeout_s, session: run.id, onStudioRequest: options.onStudioRequest }),
+    treeTarget(run.host, op.name, { timeoutS: run.declaration.policy.timeout_s, session: run.id, onStudioRequest: options.onStudioRequest, idempotencyKey: options.idempotencyKey }),
   system: (run, op, callId, options) =>
     systemTarget(op.source.slice("system:".length), op.name, (call) =>
       withSources(run, systemContext(run, op, { callId, settings: call.settings, signal: call.signal, resumed: options.resumed, progress: call.progress }), call, options),
     ),
-  mcp: (run, op) =>
+  mcp: (run, op, _callId, options) =>
     mcpTarget(run.deps.mcp ?? mcpPool(), run.deps.db, op.mcp!.server, op.mcp!.tool, op.name, {
       nullMeansOmitted: op.mcp!.nullMeansOmitted,
+      idempotencyKey: options.idempotencyKey,
       onValues: (values) => run.secrets.learn(values),
     }),
   agent: (run, op, callId) => agentTarget(op.name, (message, call) => askSpecialist(run, op, callId, message, call)),

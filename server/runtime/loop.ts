@@ -6,6 +6,7 @@
 // any other does and the run can be continued later.
 import type { LanguageModelV4, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { driveClientCall } from "./client-call";
+import { endModelTurn, keyCalls, startModelTurn } from "./journal";
 import { prepare, recordCall, runTurn, type ModelCall } from "./dispatch";
 import { isRetryable, modelFailure, modelKey, ModelProblem, openModel } from "./models";
 import { offerThisTurn, type Held } from "./offer";
@@ -111,11 +112,15 @@ export async function drive(run: Run): Promise<void> {
         throw new ModelProblem(`The agent asked the model ${run.deps.settings.maxSteps} times for this message without finishing, so the run was stopped; send a narrower request.`);
       }
       const stepStarted = performance.now();
+      // Each model turn is a step of the run's journal (R-journal-key); one in flight at a takeover is asked again.
+      await startModelTurn(run);
       const reply = await ask(run, model);
+      endModelTurn(run, reply.calls.length);
       check(run, reply.text);
       run.tokens.input += reply.usage.input;
       run.tokens.output += reply.usage.output;
       const prepared = reply.calls.map((call) => prepare(run, call));
+      keyCalls(run, prepared);
       void run.emit("message", {
         role: "assistant",
         text: reply.text,

@@ -6,14 +6,14 @@ import type { McpPool } from "@/server/mcp/pool";
 import type { RunStatus } from "@/db/schema";
 import type { AgentDeclaration } from "@/server/agents/declaration";
 import { SegmentSecrets } from "@/server/calls";
-import { DomainError } from "@/server/errors";
 import { hostFor, type Host } from "@/server/host";
 import type { Masker } from "@/server/secrets/mask";
 import type { RunCatalog, RunOperation } from "./catalog";
 import type { EventLog, RunEvent } from "./events";
 import { newLane, type SerialLane, type SpecialistRuntime } from "./specialist-link";
-import type { ClientCall, Decision, EventData, Outcome, Person, RunEventType, Todo } from "./shapes";
+import type { ClientCall, Decision, EventData, Outcome, Person, RecoveryAction, RunEventType, StepKey, Todo } from "./shapes";
 import { updateRun } from "./store";
+import { nothingToDecide, type WaitKind } from "./waits";
 import { RunStopped } from "./stopped";
 import type { VoiceTiming } from "./voice";
 
@@ -36,16 +36,22 @@ export type PreparedCall = {
   args: Record<string, unknown> | null;
   /** Refused before anything could run: unknown name, withheld operation, bad arguments. */
   early: { outcome: Outcome; text: string } | null;
+  /** Its step key in the run's journal (R-journal-key); none for a call a tool made while it ran. */
+  step?: StepKey;
   /** A call a tree tool made through ctx.system while it ran: that call's id. */
   parent?: string;
   /** When the run resumes: what already happened to this call. */
   resumed?: {
-    asked: "approval" | "question" | null;
+    asked: WaitKind | null;
     approved: boolean;
     /** False when the call hook asked for this approval: "always" grants nothing beyond this call. */
     grantable?: boolean;
     started: boolean;
     result: ResultRecord | null;
+    /** The result came from the journal only: its event was never stored, so it is stored now. */
+    journaled?: boolean;
+    /** How many times the person was asked about this call's unknown outcome (R-journal-manual). */
+    rounds?: number;
   };
 };
 
@@ -69,8 +75,12 @@ export type RuntimeSettings = {
 
 export type StepMetrics = { runId: string; step: number; ms: number; modelMs: number; toolMs: number; calls: number };
 
-type Waiter = { kind: "approval" | "question"; promise: Promise<WaitAnswer>; resolve: (answer: WaitAnswer) => void; reject: (error: Error) => void };
-export type WaitAnswer = { decision: Decision; by: Person; note?: string } | { answer: string | null; by: Person };
+export type { WaitKind };
+type Waiter = { kind: WaitKind; promise: Promise<WaitAnswer>; resolve: (answer: WaitAnswer) => void; reject: (error: Error) => void };
+export type WaitAnswer =
+  | { decision: Decision; by: Person; note?: string }
+  | { answer: string | null; by: Person }
+  | { action: RecoveryAction; text?: string; by: Person };
 
 export class Run {
   transcript: Entry[] = [];
@@ -86,6 +96,10 @@ export class Run {
   /** A client's one call of an operation, when that is all the run is (client-call.ts): no model is asked. */
   clientCall: ClientCall | null = null;
   steps = 0;
+  /** The journal's step of the latest model turn (R-journal-key): counted again from the events when rebuilt. */
+  journalStep = 0;
+  /** Per call waiting on its unknown outcome: which round of asking it is (R-journal-manual). */
+  recoveryRounds = new Map<string, number>();
   /** Where its one-at-a-time calls queue; a specialist's run shares its asker's (R-spec-serial). */
   lane: SerialLane = newLane();
   status: RunStatus = "running";
@@ -214,20 +228,16 @@ export class Run {
   /** A decision or an answer for a call the run waits on; refused when it waits on nothing of that kind. */
   settle(callId: string, kind: Waiter["kind"], answer: WaitAnswer): void {
     const waiter = this.waiters.get(callId);
-    if (!waiter || waiter.kind !== kind) {
-      throw new DomainError(
-        "CONFLICT",
-        kind === "approval" ? "NO_APPROVAL_WAITING" : "NO_QUESTION_WAITING",
-        kind === "approval"
-          ? "This call is not waiting for approval; it may have been decided already."
-          : "This call is not waiting for an answer; it may have been answered already.",
-        { runId: this.id, callId },
-      );
-    }
+    if (!waiter || waiter.kind !== kind) throw nothingToDecide(this.id, callId, kind);
     this.waiters.delete(callId);
     this.settled.set(callId, { kind: waiter.kind, promise: waiter.promise });
     if (this.waiters.size === 0 && this.status === "waiting" && !this.abandoned) void this.setStatus("running");
     waiter.resolve(answer);
+  }
+
+  /** A new round of asking about this call (R-journal-manual): the word on the last round is not this one's. */
+  forgetSettled(callId: string): void {
+    this.settled.delete(callId);
   }
 
   /** Stop without writing anything more (the process is going away; the run's rows stay as they are). */

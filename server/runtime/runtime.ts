@@ -15,9 +15,10 @@ import { RunQueue, type RunJob } from "./queue";
 import { clientCallOf } from "./client-call";
 import { busy, ended, oneCall } from "./refusals";
 import { startOf } from "./replay";
+import { journalOf, type JournalRow } from "./journal";
 import { freshRun, rebuildRun, rebuiltRun } from "./rebuild";
 import type { Run, RuntimeSettings } from "./run";
-import type { Decision } from "./shapes";
+import type { Decision, RecoveryAction } from "./shapes";
 import type { ParentLink } from "./specialist-link";
 import { agentForRun, insertRun, runRow, updateRun, type RunFilter, type RunRow, type RunSummary, type Via } from "./store";
 import { STOPPED_BEFORE_START, unfinishedChildren, unfinishedRuns } from "./sweep";
@@ -222,7 +223,7 @@ export class Runtime {
     }
     const events = await this.log.stored(runId);
     if (startOf(events)) {
-      const run = this.rebuilt(row, events, tree);
+      const run = this.rebuilt(row, events, await journalOf(this.db, runId), tree);
       await this.stopChildren(runId);
       // A specialist's run waited for the call that asked it, which went with the old process (R-spec-stop).
       if (row.parentRunId) run.cancel({ id: run.startedBy, name: "the studio's restart" });
@@ -358,8 +359,8 @@ export class Runtime {
     return rebuildRun(this.db, this.log, runId, this.deps(tree));
   }
 
-  private rebuilt(row: RunRow, events: RunEvent[], tree: string): Run {
-    return rebuiltRun(row, events, this.deps(tree));
+  private rebuilt(row: RunRow, events: RunEvent[], journal: JournalRow[], tree: string): Run {
+    return rebuiltRun(row, events, this.deps(tree), journal);
   }
 
   /** Another message in the run's conversation, once it has finished its answer (or failed): stored, then queued. */
@@ -389,6 +390,15 @@ export class Runtime {
   async decide(runId: string, callId: string, decision: Decision, user: Who, note?: string): Promise<{ runId: string; callId: string; decision: Decision }> {
     await this.words.say(runId, { kind: "decide", callId, decision, by: person(user), ...(note ? { note } : {}) });
     return { runId, callId, decision };
+  }
+
+  /**
+   * The person's word on a call that may have run (R-journal-manual): run it again, take `text` as its result, or fail
+   * it (`text`: why).
+   */
+  async recover(runId: string, callId: string, action: RecoveryAction, user: Who, text?: string): Promise<{ runId: string; callId: string; action: RecoveryAction }> {
+    await this.words.say(runId, { kind: "recover", callId, action, by: person(user), ...(text !== undefined ? { text } : {}) });
+    return { runId, callId, action };
   }
 
   /** The person's reply to ask_user; null when they would rather not answer. */

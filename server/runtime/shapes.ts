@@ -9,6 +9,11 @@ import type { RunOperation } from "./catalog";
 export type { Image, Outcome, Todo };
 
 export type Decision = "once" | "always" | "deny";
+/** A step of a run's journal (R-journal-key): the model turn's number, and the call's index in it (0: the turn). */
+export type StepKey = { step: number; index: number };
+
+/** What the person says of a call that may have run (R-journal-manual). */
+export type RecoveryAction = "again" | "done" | "fail";
 /** What the card of a decision a tool asked through ctx.io shows besides its question (R-tool-io-cards). */
 export type IoCard =
   | { kind: "ask" }
@@ -77,6 +82,14 @@ export type EventData = {
   question_asked: { callId: string; question: string; choices: string[]; parent?: string; io?: IoCard };
   /** `expired`: nobody answered within the question's bound (R-ask-hour), so it closed unanswered. */
   question_answered: { callId: string; answer: string | null; by: Person; expired?: true };
+  /**
+   * A call whose outcome is unknown waits for the person (R-journal-manual): it was running when its studio process
+   * stopped (`why` "restarted") or it timed out (`why` "timeout"), and its replay policy is `manual`. `round`: the
+   * how-many-th time this call waits so.
+   */
+  recovery_requested: { callId: string; operation: string; title: string; args: Record<string, unknown>; why: "restarted" | "timeout"; round: number };
+  /** The person's word on it: run it again, take `text` as its result, or fail it (with `text` as why). */
+  recovery_decided: { callId: string; action: RecoveryAction; text?: string; by: Person; round: number };
   /** The call starts running (after any approval); `timeoutS` null: no bound (an interactive wait). */
   tool_started: { callId: string; operation: string; attempt: number; timeoutS: number | null };
   /** A line while a call runs: the tool's own progress, or a voice line (R-loop-voice). */

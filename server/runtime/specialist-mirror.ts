@@ -132,7 +132,7 @@ export class SpecialistMirror {
     this.waits.delete(id);
     try {
       if ("decision" in answer) await this.runtime.decide(this.childId, wait.childCallId, answer.decision, answer.by, answer.note);
-      else await this.runtime.answer(this.childId, wait.childCallId, answer.answer, answer.by);
+      else if ("answer" in answer) await this.runtime.answer(this.childId, wait.childCallId, answer.answer, answer.by);
     } catch (err) {
       // Decided in its own run meanwhile, or stopped: nothing is left to pass on.
       if (!(err instanceof DomainError)) throw err;

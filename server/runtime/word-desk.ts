@@ -5,7 +5,15 @@ import type { Db } from "@/db/client";
 import type { RunBus } from "./bus";
 import type { EventLog } from "./events";
 import type { Run } from "./run";
-import { applyWord, checkWaiting, decisionOf, wordsAfter, writeWord, type Word } from "./words";
+import type { WaitAnswer } from "./run";
+import { applyWord, checkWaiting, decisionOf, kindOf, wordsAfter, writeWord, type Word } from "./words";
+
+/** What the waiting call would be told of the word (used to refuse it in the run's own words when nothing waits). */
+function answerOf(word: Exclude<Word, { kind: "cancel" }>): WaitAnswer {
+  if (word.kind === "decide") return decisionOf(word);
+  if (word.kind === "answer") return { answer: word.answer, by: word.by };
+  return { action: word.action, by: word.by };
+}
 
 /** A run this process holds: its Run once built, and the newest word on it applied here. */
 export type Holding = { run: Run | null; lastWord: number };
@@ -21,16 +29,17 @@ export class WordDesk {
     const held = this.c.held(runId);
     const here = held?.run;
     if (held && here && !here.abandoned) {
-      if (word.kind !== "cancel" && !here.awaits(word.callId, word.kind === "decide" ? "approval" : "question")) {
-        // Settling says why there is nothing to decide, in the run's own words.
-        here.settle(word.callId, word.kind === "decide" ? "approval" : "question", word.kind === "decide" ? decisionOf(word) : { answer: word.answer, by: word.by });
-      }
+      if (word.kind !== "cancel" && !here.awaits(word.callId, kindOf(word))) here.settle(word.callId, kindOf(word), answerOf(word));
+      if (word.kind === "recover") word.round = here.recoveryRounds.get(word.callId) ?? 0;
       const id = await writeWord(this.c.db, runId, word);
       held.lastWord = Math.max(held.lastWord, id);
       applyWord(here, word);
       return;
     }
-    if (word.kind !== "cancel") await checkWaiting(this.c.db, this.c.log, runId, word);
+    if (word.kind !== "cancel") {
+      const round = await checkWaiting(this.c.db, this.c.log, runId, word);
+      if (word.kind === "recover") word.round = round;
+    }
     await writeWord(this.c.db, runId, word);
     await this.c.bus?.word(runId);
     // The run may have been taken here meanwhile, after its words were read.

@@ -8,12 +8,14 @@ import { runWords, type RunWordKind } from "@/db/schema";
 import { DomainError } from "@/server/errors";
 import type { EventLog } from "./events";
 import type { Run } from "./run";
-import type { Decision, Person } from "./shapes";
+import { nothingToDecide, type WaitKind } from "./waits";
+import type { Decision, Person, RecoveryAction } from "./shapes";
 import { runRow } from "./store";
 
 export type Word =
   | { kind: "decide"; callId: string; decision: Decision; by: Person; note?: string }
   | { kind: "answer"; callId: string; answer: string | null; by: Person }
+  | { kind: "recover"; callId: string; action: RecoveryAction; text?: string; by: Person; round?: number }
   | { kind: "cancel"; by: Person };
 
 type StoredWord = { id: number; runId: string; word: Word };
@@ -22,39 +24,37 @@ export function notWaiting(runId: string): DomainError {
   return new DomainError("CONFLICT", "NOT_WAITING", "This run is not waiting for anything; it may have finished or been decided already.", { id: runId });
 }
 
-export function nothingToDecide(runId: string, callId: string, kind: "approval" | "question"): DomainError {
-  return new DomainError(
-    "CONFLICT",
-    kind === "approval" ? "NO_APPROVAL_WAITING" : "NO_QUESTION_WAITING",
-    kind === "approval"
-      ? "This call is not waiting for approval; it may have been decided already."
-      : "This call is not waiting for an answer; it may have been answered already.",
-    { runId, callId },
-  );
-}
+export { nothingToDecide };
 
 /** What the waiting call is told of a decision: its note only where the person wrote one. */
 export function decisionOf(word: Extract<Word, { kind: "decide" }>) {
   return { decision: word.decision, by: word.by, ...(word.note ? { note: word.note } : {}) };
 }
 
-const kindOf = (word: Word) => (word.kind === "decide" ? "approval" : "question");
+/** The wait a word is for. */
+export const kindOf = (word: Exclude<Word, { kind: "cancel" }>): WaitKind => (word.kind === "decide" ? "approval" : word.kind === "answer" ? "question" : "recovery");
+
+const ASKED: Record<WaitKind, string> = { approval: "approval_requested", question: "question_asked", recovery: "recovery_requested" };
+const CLOSED = ["approval_decided", "question_answered", "recovery_decided", "tool_result"];
 
 /**
  * For a run this process does not drive: whether its stored events show the call waiting for this word (asked,
  * and neither decided nor answered since), as the holder would see it.
  */
-export async function checkWaiting(db: Db, log: EventLog, runId: string, word: Exclude<Word, { kind: "cancel" }>): Promise<void> {
+export async function checkWaiting(db: Db, log: EventLog, runId: string, word: Exclude<Word, { kind: "cancel" }>): Promise<number> {
   const row = await runRow(db, runId);
   if (row.status !== "running" && row.status !== "waiting") throw notWaiting(runId);
-  const asked = word.kind === "decide" ? "approval_requested" : "question_asked";
-  const events = await log.stored(runId, 0, [asked, "approval_decided", "question_answered", "tool_result"]);
+  const asked = ASKED[kindOf(word)];
+  const events = await log.stored(runId, 0, [asked, ...CLOSED] as never);
   let open = false;
+  let round = 0;
   for (const event of events) {
     if (event.data.callId !== word.callId) continue;
     open = event.type === asked;
+    if (open) round = Number(event.data.round ?? 0);
   }
   if (!open) throw nothingToDecide(runId, word.callId, kindOf(word));
+  return round;
 }
 
 /** The word stored; refused when the call has a word already (decided or answered by someone else just now). */
@@ -62,10 +62,11 @@ export async function writeWord(db: Db, runId: string, word: Word): Promise<numb
   const { kind, ...data } = word;
   const [row] = await db
     .insert(runWords)
-    .values({ runId, kind, callId: word.kind === "cancel" ? null : word.callId, data })
+    // A call is asked whether it ran once per round (R-journal-manual): one word per round.
+    .values({ runId, kind, callId: word.kind === "cancel" ? null : word.kind === "recover" ? `${word.callId}/recover-${word.round ?? 0}` : word.callId, data })
     .onConflictDoNothing()
     .returning({ id: runWords.id });
-  if (!row) throw nothingToDecide(runId, (word as { callId: string }).callId, kindOf(word));
+  if (!row) throw nothingToDecide(runId, (word as { callId: string }).callId, kindOf(word as Exclude<Word, { kind: "cancel" }>));
   return row.id;
 }
 
@@ -100,6 +101,12 @@ export function applyWord(run: Run, word: Word): void {
     return;
   }
   if (!run.awaits(word.callId, kindOf(word))) return;
+  if (word.kind === "recover") {
+    // A word for an earlier round of this call was for what it was then.
+    if ((word.round ?? 0) !== (run.recoveryRounds.get(word.callId) ?? 0)) return;
+    run.settle(word.callId, "recovery", { action: word.action, by: word.by, ...(word.text !== undefined ? { text: word.text } : {}) });
+    return;
+  }
   if (word.kind === "decide") run.settle(word.callId, "approval", { decision: word.decision, by: word.by, ...(word.note ? { note: word.note } : {}) });
   else run.settle(word.callId, "question", { answer: word.answer, by: word.by });
 }

@@ -16,7 +16,12 @@ export type McpCallOptions = {
   nullMeansOmitted?: readonly string[];
   /** The server's resolved values, each time a call is made, for the caller's masker. */
   onValues?: (values: readonly string[]) => void;
+  /** The same for every replay of one step of a run (R-journal-idempotent), so a server that honours it acts once. */
+  idempotencyKey?: string;
 };
+
+/** Where an MCP call carries its idempotency key. */
+export const IDEMPOTENCY_META = "quiver/idempotency-key";
 
 type Part = CallToolResult["content"][number];
 
@@ -68,6 +73,7 @@ export function mcpTarget(pool: McpPool, db: Db, server: string, tool: string, n
         const result = await pool.callTool(db, server, tool, sent, {
           signal: call.signal,
           onProgress: (progress) => call.progress(progressLine(progress)),
+          ...(options.idempotencyKey ? { meta: { [IDEMPOTENCY_META]: options.idempotencyKey } } : {}),
         });
         return fromMcp(result);
       } finally {

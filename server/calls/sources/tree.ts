@@ -15,6 +15,8 @@ export type TreeCallOptions = {
   session?: string;
   /** What the tool asks the studio while it runs (ctx.system, ctx.ask); answered with the call's bound stopped. */
   onStudioRequest?: (request: StudioRequest) => Promise<Record<string, unknown>>;
+  /** The call's idempotency key (R-journal-idempotent): the tool reads it as ctx.idempotency_key. */
+  idempotencyKey?: string;
 };
 
 /** A progress notification as one line: the tool's message, else how far it got. */
@@ -32,6 +34,7 @@ export function treeTarget(host: Host, name: string, options: TreeCallOptions = 
         settings: call.settings,
         timeoutS: options.timeoutS,
         session: options.session,
+        idempotencyKey: options.idempotencyKey,
         signal: call.signal,
         onProgress: (progress) => call.progress(progressLine(progress)),
         onStudioRequest: studio ? (request) => call.waiting(() => studio(request)) : undefined,

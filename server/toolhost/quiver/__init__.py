@@ -133,8 +133,10 @@ class _Witness:
 
     def __init__(self, progress: Callable[[str], None] = _nowhere,
                  cancelled: Callable[[], bool] = lambda: False,
-                 studio: Callable[[str, dict], Any] = _no_studio) -> None:
+                 studio: Callable[[str, dict], Any] = _no_studio,
+                 idempotency_key: str | None = None) -> None:
         self.outcome: str | None = None
+        self.idempotency_key = idempotency_key
         self.reason: str | None = None
         self.progress = progress
         self.cancelled = cancelled
@@ -174,6 +176,14 @@ class Context:
         """The instance (or module, for a file of functions) of another file of
         this tree: the very one this session is using."""
         return self._tool(name)
+
+    @property
+    def idempotency_key(self) -> str | None:
+        """The same for every time the studio dispatches this one call of a run,
+        again after a restart (R-journal-idempotent): a tool whose replay is
+        "idempotent" passes it to the service it changes, or keeps it, so the
+        effect happens once. None outside a run."""
+        return self._call().idempotency_key
 
     @property
     def cancelled(self) -> bool:

@@ -135,8 +135,10 @@ class Calls:
                            if getattr(settings, n) is not None]
             ctx = None
             if _takes_context(op, derived):
+                key = meta.get("quiver/idempotency-key")
                 witness = quiver._Witness(progress, lambda: control.cancelled,
-                                          self._studio_for(control, meta.get("quiver/call")))
+                                          self._studio_for(control, meta.get("quiver/call")),
+                                          key if isinstance(key, str) else None)
                 ctx = self._context(derived, session, witness)
             else:
                 witness = quiver._Witness()

@@ -39,6 +39,15 @@ export const runsRouter = router({
     .input(z.object({ runId, callId, answer: text().max(10_000).nullable() }))
     .mutation(async ({ input, ctx }) => (await studioRuntime()).answer(input.runId, input.callId, input.answer, ctx.user)),
 
+  /** A call that may have run (R-journal-manual): run it again, mark it done with its result, or fail it. */
+  recover: builderProcedure
+    .input(
+      z
+        .object({ runId, callId, action: z.enum(["again", "done", "fail"]), text: text().max(100_000).optional() })
+        .refine((i) => i.action !== "done" || (i.text ?? "").trim() !== "", { message: "Write what the call answered, to mark it as done.", path: ["text"] }),
+    )
+    .mutation(async ({ input, ctx }) => (await studioRuntime()).recover(input.runId, input.callId, input.action, ctx.user, input.text)),
+
   events: builderProcedure
     .input(z.object({ runId, lastEventId: text().max(40).nullish() }))
     .subscription(async function* ({ input, signal }) {

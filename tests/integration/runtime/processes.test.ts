@@ -17,7 +17,7 @@ import { createAgent } from "@/server/agents/store";
 import { parseEnv } from "@/server/env";
 import { closeAll } from "@/server/host";
 import { LEASE_SECONDS, Runtime, type RunEvent } from "@/server/runtime";
-import { RESTARTED } from "@/server/runtime/dispatch";
+import { MARKED_FAILED } from "@/server/runtime/journal-recovery";
 import { workspaceDir } from "@/server/system/filesystem/workspace";
 import { call, startLoopbackModel, text, type LoopbackModel } from "@/tests/support/loopback-model";
 
@@ -88,6 +88,12 @@ describe.skipIf(!databaseUrl)("studio processes sharing PostgreSQL through the r
   };
   const events = (runId: string): Promise<RunEvent[]> => web.log.stored(runId);
   const status = async (runId: string) => (await web.get(runId)).run.status;
+  /** The manual call in flight at the takeover waits for the person (R-journal-manual), who fails it. */
+  const failRecovery = async (runId: string) => {
+    await expect.poll(async () => (await events(runId)).some((e) => e.type === "recovery_requested"), { timeout: 20_000, interval: 100 }).toBe(true);
+    const card = (await events(runId)).find((e) => e.type === "recovery_requested")!;
+    await web.recover(runId, String(card.data.callId), "fail", ANN);
+  };
 
   beforeAll(async () => {
     process.env.QUIVER_SECRET_KEY ??= KEY;
@@ -145,6 +151,7 @@ describe.skipIf(!databaseUrl)("studio processes sharing PostgreSQL through the r
     await expect.poll(() => other.live.has(runId), { timeout: (LEASE_SECONDS + 10) * 1000, interval: 50 }).toBe(true);
     const takeover = Date.now() - killed;
     expect(takeover).toBeLessThan((LEASE_SECONDS + 5) * 1000);
+    await failRecovery(runId);
     await expect.poll(() => status(runId), { timeout: 20_000 }).toBe("done");
 
     const all = await events(runId);
@@ -152,7 +159,7 @@ describe.skipIf(!databaseUrl)("studio processes sharing PostgreSQL through the r
     const calls = all.filter((e) => e.type === "tool_call").map((e) => e.data.callId);
     const results = all.filter((e) => e.type === "tool_result");
     expect(results.map((e) => e.data.callId)).toEqual(calls);
-    expect(results[0]!.data).toMatchObject({ outcome: "failed", text: RESTARTED });
+    expect(results[0]!.data).toMatchObject({ outcome: "failed", text: `${MARKED_FAILED}.` });
     expect(all.filter((e) => e.type === "message").map((e) => e.data.role)).toEqual(["user", "assistant", "assistant"]);
     expect(all.at(-1)).toMatchObject({ type: "status", data: { status: "done" } });
     other.child.kill("SIGTERM");
@@ -179,12 +186,13 @@ describe.skipIf(!databaseUrl)("studio processes sharing PostgreSQL through the r
     } finally {
       process.kill(holder.pid, "SIGCONT");
     }
-    await expect.poll(() => holder.live.has(runId), { timeout: 10_000, interval: 50 }).toBe(false);
+    await failRecovery(runId);
     await expect.poll(() => status(runId), { timeout: 20_000 }).toBe("done");
     const all = await events(runId);
     // One answer for the call: the new holder's, never the paused one's late "rested".
-    expect(all.filter((e) => e.type === "tool_result").map((e) => e.data)).toEqual([expect.objectContaining({ outcome: "failed", text: RESTARTED })]);
+    expect(all.filter((e) => e.type === "tool_result").map((e) => e.data)).toEqual([expect.objectContaining({ outcome: "failed", text: `${MARKED_FAILED}.` })]);
     expect(all.filter((e) => e.type === "message").map((e) => e.data.role)).toEqual(["user", "assistant", "assistant"]);
+    await expect.poll(() => holder.live.has(runId), { timeout: 10_000, interval: 50 }).toBe(false);
     for (const w of pair) w.child.kill("SIGTERM");
     await Promise.all(pair.map((w) => w.exited));
   }, 120_000);
@@ -203,7 +211,8 @@ describe("one studio process on the embedded database", () => {
     const tree = path.join(dir, "tools");
     const dataDir = path.join(dir, "data");
     fs.mkdirSync(tree);
-    fs.writeFileSync(path.join(tree, "slow.py"), SLOW);
+    // Safe to run again (R-journal-replay), so the next start reruns it rather than wait for a person.
+    fs.writeFileSync(path.join(tree, "slow.py"), SLOW.replace("import time\n", "import time\n\nfrom quiver import tool\n").replace("def nap", '@tool(replay="safe")\ndef nap'));
     const model = await startLoopbackModel();
     const env = { QUIVER_SECRET_KEY: KEY, QUIVER_DATA_DIR: dataDir, QUIVER_TOOLS_DIR: tree };
     const started: Worker[] = [];
@@ -215,7 +224,7 @@ describe("one studio process on the embedded database", () => {
       const declaration = { name: "sleeper", model: { provider: "openai-compatible" as const, model: "loopback", base_url: model.url }, tools: [{ entry: "tools/slow.py" }] };
       const agentId = (await createAgent(database.db, person.id, declaration, { tree, workspace: workspaceDir(dataDir) })).id;
       const queuer = new Runtime({ db: database.db, tree, dataDir, role: "web" });
-      model.reply(call("slow__nap", { seconds: 20 }), text("Done after the restart."));
+      model.reply(call("slow__nap", { seconds: 4 }), text("Done after the restart."));
       const { runId } = await queuer.start({ agentId, message: "Rest a while.", user: person });
       await queuer.shutdown();
       await database.close();
@@ -241,7 +250,7 @@ describe("one studio process on the embedded database", () => {
       await after.close();
       expect(row).toMatchObject({ status: "done" });
       expect(stored.filter((e) => e.type === "run_started")).toHaveLength(1);
-      expect(stored.filter((e) => e.type === "tool_result").map((e) => e.data)).toEqual([expect.objectContaining({ outcome: "failed", text: RESTARTED })]);
+      expect(stored.filter((e) => e.type === "tool_result").map((e) => e.data)).toEqual([expect.objectContaining({ outcome: "ok", text: "rested" })]);
     } finally {
       for (const w of started) if (w.child.exitCode === null) w.child.kill("SIGKILL");
       await model.close();

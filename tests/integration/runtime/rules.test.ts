@@ -83,7 +83,7 @@ def quick_put(seconds: float) -> str:
     return "quick put done"
 
 
-@tool
+@tool(replay="safe")
 def nap(seconds: float) -> str:
     """Sleep, bounded by the policy's default.
 
@@ -331,8 +331,9 @@ describe("concurrency", () => {
 });
 
 describe("timeouts", () => {
+  // A safe call is told its timeout once it has no retries left; a manual one would wait for the person (R-journal-timeout).
   it("bounds a call by the policy's default timeout, answering a timeout the model can act on", async () => {
-    const agent = await s.agent({ tools: [{ entry: "tools/box.py#box__nap,box__patient" }], policy: { timeout_s: 1 } });
+    const agent = await s.agent({ tools: [{ entry: "tools/box.py#box__nap,box__patient" }], policy: { timeout_s: 1, retry: 0 } });
     s.model.reply(calls({ name: "box__nap", arguments: { seconds: 2.5 } }, { name: "box__patient", arguments: { seconds: 1.5 } }), text("done"));
     const events = await s.events(await s.run(agent));
     const started = dataOf(events, "tool_started");
