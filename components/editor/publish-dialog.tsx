@@ -54,6 +54,7 @@ export function PublishDialog({ open, onOpenChange }: { open: boolean; onOpenCha
           <p role="status" className="text-sm">
             Published <span className="font-mono font-semibold">{publish.data.commit.slice(0, 7)}</span> —{" "}
             {publish.data.files.length === 1 ? "1 file" : `${publish.data.files.length} files`}.
+            {publish.data.version !== null ? ` This is version ${publish.data.version}: every run but a developer's in the playground uses it from now on.` : null}
           </p>
           <div className="flex justify-end">
             <Button variant="primary" onClick={() => changeOpen(false)}>

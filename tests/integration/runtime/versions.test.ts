@@ -8,7 +8,9 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runs, treeVersions } from "@/db/schema";
+import { hostFor } from "@/server/host";
 import { Runtime } from "@/server/runtime";
+import { IDLE_MS, KEPT_HOSTS, Versions } from "@/server/tree/materialise";
 import { publish } from "@/server/tree/publish";
 import { call, text, toolMessages } from "@/tests/support/loopback-model";
 import { ANN, studio, waitForEvent, type Studio } from "./setup";
@@ -126,5 +128,29 @@ describe("the tree a run uses", () => {
     const builder = await answered(here, { agentId, message: "Which one?", user: ANN, via: { kind: "playground" } });
     expect(builder.row.treeVersion).toBe(2);
     expect(builder.said).toEqual(["two"]);
+  }, 60_000);
+});
+
+describe("the hosts of versions", () => {
+  it("R-version-materialise: keeps the hosts of the few most recently used versions running and stops one idle too long", async () => {
+    let now = Date.now();
+    const versions = new Versions({ db: s.database.db, dataDir: path.join(s.dir, "hosts"), now: () => now });
+    try {
+      const one = await versions.tree(1);
+      await hostFor(one).ready();
+      expect(hostFor(one).status.pid).not.toBeNull();
+      now += 1_000;
+      await versions.tree(2);
+      expect(versions.kept()).toEqual([2, 1]);
+      now += IDLE_MS + 1_000;
+      await versions.tree(2);
+      expect(versions.kept()).toEqual([2]);
+      expect(hostFor(one).status.pid).toBeNull();
+      // Stopped, not gone: the next run on version 1 starts its host again.
+      expect((await hostFor(await versions.tree(1)).catalog()).files.map((f) => f.path)).toEqual(["version.py"]);
+      expect(KEPT_HOSTS).toBe(3);
+    } finally {
+      versions.close();
+    }
   }, 60_000);
 });
