@@ -343,7 +343,8 @@ export class Runtime {
   /** What a run of the agent started now would offer the model, read as a run reads it, without starting one. */
   async offered(agentId: string): Promise<{ agent: { id: string; name: string; version: number }; catalog: RunCatalog }> {
     const { declaration, version } = await agentForRun(this.db, agentId);
-    return { agent: { id: agentId, name: declaration.name, version }, catalog: await catalogFor(this.sources(), declaration) };
+    // As the runs it starts read it: the latest published version (R-version-working).
+    return { agent: { id: agentId, name: declaration.name, version }, catalog: await catalogFor(this.sources(await this.trees.latest()), declaration) };
   }
 
   private sources(tree = this.options.tree): Sources {

@@ -4,7 +4,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { runs } from "@/db/schema";
-import { LATEST_VERSION } from "@/server/tree/versions";
+import { LATEST_VERSION, latestVersion } from "@/server/tree/versions";
 import { Versions } from "@/server/tree/materialise";
 
 /** `working`: the tree folder as it is now, for a developer trying what they edit; otherwise the published version. */
@@ -25,7 +25,7 @@ export class RunTrees {
   private readonly versions: Versions;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly working: string,
     dataDir: string,
   ) {
@@ -35,6 +35,11 @@ export class RunTrees {
   /** The folder the run's tools are read from. */
   of(row: { treeVersion: number | null }): Promise<string> {
     return row.treeVersion === null ? Promise.resolve(this.working) : this.versions.tree(row.treeVersion);
+  }
+
+  /** The folder a run started now outside a developer's playground would read: the latest version's, or the working tree before any publish. */
+  async latest(): Promise<string> {
+    return this.of({ treeVersion: await latestVersion(this.db) });
   }
 
   close(): void {
