@@ -8,7 +8,7 @@ import { adapter } from "@/server/runtime/queue";
 
 /** The queue of ticks every process of a studio shares; tests sharing one database name their own. */
 export const SCHEDULE_QUEUE = "quiver-schedules";
-/** How often pg-boss's cron pass runs (one process wins each), and how often a process asks for tick jobs. */
+/** How often pg-boss's cron pass runs (one process wins each), and how often a process asks for tick jobs (R-ops-pgboss-cron). */
 const CRON_PASS_SECONDS = 5;
 const TICK_POLL_SECONDS = 1;
 
