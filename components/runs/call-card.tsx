@@ -9,6 +9,7 @@ import { ApprovalActions } from "./approval-actions";
 import { CALL_STATES, formatDuration } from "./format";
 import { IoRequestCard } from "./io-card";
 import { QuestionBox } from "./question-box";
+import { RecoveryBox } from "./recovery-box";
 import type { Call } from "./trace";
 
 const DECISIONS = { once: "Approved once", always: "Approved for the rest of this run", deny: "Denied" } as const;
@@ -23,7 +24,7 @@ function who(by: { name: string | null } | null): string {
 export function CallCard({ call, runId, calls, within }: { call: Call; runId: string | null; calls: Readonly<Record<string, Call>>; within?: "tool" | "program" | "specialist" }) {
   const state = CALL_STATES[call.state];
   const title = call.title ?? call.name;
-  const waiting = call.state === "approval" || call.state === "question";
+  const waiting = call.state === "approval" || call.state === "question" || call.state === "recovery";
   // What the tool asked the person through ctx.io shows apart from the calls it made (R-tool-io-cards).
   const asked = call.children.filter((id) => calls[id]?.io);
   const made = call.children.filter((id) => !calls[id]?.io);
@@ -76,6 +77,7 @@ export function CallCard({ call, runId, calls, within }: { call: Call; runId: st
             )}
           </div>
         ) : null}
+        {call.recovery ? <RecoveryBox runId={runId} callId={call.callId} title={title} recovery={call.recovery} /> : null}
         {call.question ? (
           <div className={`rounded-md px-3 py-2 ${call.question.answered ? "bg-zinc-50 dark:bg-zinc-900" : "bg-amber-50 dark:bg-amber-950/40"}`}>
             <p className="mb-2 whitespace-pre-wrap text-sm text-zinc-900 dark:text-zinc-100">{call.question.question}</p>

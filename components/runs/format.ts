@@ -37,6 +37,7 @@ export const CALL_STATES: Record<CallState, { label: string; dot: string }> = {
   pending: { label: "Queued", dot: "bg-zinc-300 dark:bg-zinc-600" },
   approval: { label: "Waiting for your approval", dot: "bg-amber-500" },
   question: { label: "Waiting for your answer", dot: "bg-amber-500" },
+  recovery: { label: "May have run: waiting for you", dot: "bg-amber-500" },
   running: { label: "Running", dot: "bg-indigo-500" },
   ok: { label: "Done", dot: "bg-emerald-500" },
   refused: { label: "Refused", dot: "bg-zinc-400" },

@@ -1,12 +1,12 @@
 // A run's events folded into what the playground and a trace show: the conversation in order, each tool call as
 // one card (approval, question, progress and result joined by callId), the plan, and the run's facts. Pure.
 import type { RunStatus } from "@/db/schema";
-import type { EventData, IoCard, Outcome, Person, RunEventType, Todo } from "@/server/runtime/shapes";
+import type { EventData, IoCard, Outcome, Person, RecoveryAction, RunEventType, Todo } from "@/server/runtime/shapes";
 import { ioAsked, ioClosed } from "./io-trace";
 
 export type TraceEvent = { id: string; type: string; data: unknown; at: string };
 
-export type CallState = "pending" | "approval" | "question" | "running" | Outcome;
+export type CallState = "pending" | "approval" | "question" | "recovery" | "running" | Outcome;
 
 export type Call = {
   callId: string;
@@ -29,6 +29,8 @@ export type Call = {
   specialist: { runId: string; agentId: string } | null;
   /** A decision the parent's tool asked through ctx.io: its card, shown inside the parent's (R-tool-io-cards). */
   io?: IoCard | null;
+  /** The call may have run, and a person says what happened (R-journal-manual); `action` null until they have. */
+  recovery?: { why: EventData["recovery_requested"]["why"]; action: RecoveryAction | null; text?: string; by: Person | null } | null;
 };
 
 export type Item =
@@ -97,7 +99,8 @@ const ENDED: RunStatus[] = ["done", "failed", "cancelled"];
 /** What the run waits on: an approval while any card asks for one, else an answer while a question is open. */
 export function waitingFor(trace: Trace): "approval" | "question" | null {
   const states = Object.values(trace.calls).map((call) => call.state);
-  return states.includes("approval") ? "approval" : states.includes("question") ? "question" : null;
+  // Saying what happened to a call that may have run is a decision, as an approval is.
+  return states.includes("approval") || states.includes("recovery") ? "approval" : states.includes("question") ? "question" : null;
 }
 
 export function fold(trace: Trace, event: TraceEvent): Trace {
@@ -201,6 +204,18 @@ function step(trace: Trace, type: RunEventType, raw: unknown, id: string, at: st
         question: data.expired
           ? { question: call.question?.question ?? "", choices: call.question?.choices ?? [], answered: true, answer: null, by: null, expired: true }
           : { question: call.question?.question ?? "", choices: call.question?.choices ?? [], answered: true, answer: data.answer, by: data.by },
+      }));
+    }
+    case "recovery_requested": {
+      const data = raw as EventData["recovery_requested"];
+      return withCall(trace, data.callId, id, (call) => ({ ...call, state: call.result ? call.state : "recovery", recovery: { why: data.why, action: null, by: null } }));
+    }
+    case "recovery_decided": {
+      const data = raw as EventData["recovery_decided"];
+      return withCall(trace, data.callId, id, (call) => ({
+        ...call,
+        state: call.state === "recovery" ? (data.action === "again" ? "running" : "pending") : call.state,
+        recovery: { why: call.recovery?.why ?? "restarted", action: data.action, by: data.by, ...(data.text !== undefined ? { text: data.text } : {}) },
       }));
     }
     case "tool_started": {
