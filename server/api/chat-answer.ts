@@ -60,7 +60,7 @@ export function streamAnswer(steps: AsyncGenerator<Step>, meta: AnswerMeta, canc
             said ||= step.text.trim() !== "";
             send(event(chunk({ content: step.text })));
           } else if (step.kind === "waiting") {
-            send(encoder.encode(step.wait.kind === "approval" ? ": waiting for approval\n\n" : ": waiting for an answer\n\n"));
+            send(encoder.encode(step.wait.kind === "question" ? ": waiting for an answer\n\n" : step.wait.kind === "recovery" ? ": waiting to hear whether a call ran\n\n" : ": waiting for approval\n\n"));
           } else {
             const ending = step.ending;
             finish(ending, ending.reason === "wait-limit" ? `${said ? "\n\n" : ""}${ending.message}` : "");

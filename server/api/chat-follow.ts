@@ -7,7 +7,7 @@ import { paced } from "./run-waits";
 
 export type Usage = { input: number; output: number };
 
-export type Wait = { kind: "approval" | "question"; callId: string; what: string };
+export type Wait = { kind: "approval" | "question" | "recovery"; callId: string; what: string };
 
 export type Ending =
   | { reason: "done"; usage: Usage }
@@ -31,6 +31,13 @@ export type FollowOptions = {
 /** Where the run waits and how to go on, said as the answer's last words. */
 export function waitingSentence(wait: Wait, runId: string, runUrl: string, others: number): string {
   const more = others > 0 ? ` (and ${others} more)` : "";
+  if (wait.kind === "recovery") {
+    return (
+      `The call “${wait.what}”${more} may have run before the studio stopped (or it timed out), and the agent is waiting for someone to ` +
+      `say what happened. Run it again, mark it as done or fail it in the studio at ${runUrl}, or through the runs API ` +
+      `(POST /api/v1/runs/${runId}/recoveries); the run keeps waiting, and its reply will be there.`
+    );
+  }
   if (wait.kind === "question") {
     return (
       `The agent asked “${wait.what}”${more} and is waiting for an answer. Answer in the studio at ${runUrl}, or through ` +
@@ -105,11 +112,17 @@ export async function* follow(options: FollowOptions): AsyncGenerator<Step> {
           waits.set(d.callId, { kind: "question", callId: d.callId, what: d.question });
           break;
         }
+        case "recovery_requested": {
+          const d = event.data as EventData["recovery_requested"];
+          waits.set(d.callId, { kind: "recovery", callId: d.callId, what: d.title || d.operation });
+          break;
+        }
         case "cancelled":
           stoppedBy = (event.data as EventData["cancelled"]).by.name;
           break;
         case "approval_decided":
         case "question_answered":
+        case "recovery_decided":
         case "tool_result":
           waits.delete(String(event.data.callId));
           break;

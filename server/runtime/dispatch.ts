@@ -21,7 +21,7 @@ import { boundOf, dedupeKey, mayRetry } from "./policy";
 import type { PreparedCall, ResultRecord, Run } from "./run";
 import { speak } from "./voice";
 import { idempotencyKey, journalResult, journalStart } from "./journal";
-import { recover, recoversTimeout, storeKept } from "./journal-recovery";
+import { recover, recoversTimeout, storeKept, waitsForPerson } from "./journal-recovery";
 
 export type ModelCall = { callId: string; name: string; input: string };
 
@@ -213,7 +213,7 @@ async function perform(run: Run, p: PreparedCall): Promise<ResultRecord> {
   // A call that started and has no result follows its replay policy (R-journal-replay): `manual` waits for the
   // person; `safe` and `idempotent` run again below, an idempotent one under the same key.
   if (p.resumed?.asked === "recovery" || (p.resumed?.started && p.op?.replay === "manual")) {
-    if (!p.step || !run.deps.settings.canAsk) return settle(run, p, record(p, { ...refused(RESTARTED), outcome: "failed" }));
+    if (!waitsForPerson(run, p)) return settle(run, p, record(p, { ...refused(RESTARTED), outcome: "failed" }));
     return settle(run, p, record(p, await recover(run, p, "restarted", () => execute(run, p))));
   }
   const op = p.op!;

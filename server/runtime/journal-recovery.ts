@@ -13,9 +13,17 @@ export const MARKED_FAILED = "The person marked this call as failed";
 export const STOPPED_UNKNOWN =
   "The person stopped the run while it waited to hear whether this call had run, so its outcome is unknown; check whether it took effect before calling it again.";
 
-/** Whether a timed-out call waits for the person rather than answer the timeout: a model's own `manual` call, when someone can answer. */
+/**
+ * Whether a call whose outcome is unknown waits for the person: a model's own `manual` call, when someone can answer.
+ * A specialist's is not: its run was stopped with it (R-spec-stop, R-spec-timeout), so its outcome is known.
+ */
+export function waitsForPerson(run: Run, p: PreparedCall): boolean {
+  return p.op?.replay === "manual" && p.op.kind !== "agent" && p.step !== undefined && run.deps.settings.canAsk;
+}
+
+/** Whether a timed-out call waits for the person rather than answer the timeout. */
 export function recoversTimeout(run: Run, p: PreparedCall): boolean {
-  return p.op?.replay === "manual" && !p.op.interactive && p.step !== undefined && run.deps.settings.canAsk;
+  return waitsForPerson(run, p) && !p.op!.interactive;
 }
 
 const answered = (outcome: Answer["outcome"], text: string): Answer => ({ outcome, text, images: [], truncated: null, durationMs: 0, attempts: 0, deduped: false });

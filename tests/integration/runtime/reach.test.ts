@@ -12,7 +12,7 @@ import { openDatabase } from "@/db/client";
 import { audit } from "@/db/schema";
 import { closeAll, hostFor } from "@/server/host";
 import { Runtime } from "@/server/runtime";
-import { RESTARTED } from "@/server/runtime/dispatch";
+import { MARKED_FAILED } from "@/server/runtime/journal-recovery";
 import { call, calls, text, toolMessages } from "@/tests/support/loopback-model";
 import { ANN, dataOf, settled, sleep, studio, waitForEvent, type Studio } from "./setup";
 
@@ -291,7 +291,7 @@ describe("a restart while a tree tool waits on the person", () => {
     expect(dataOf(await s.events(runId), "tool_result").map((r) => r.text)).toEqual(["noted one", "noted two"]);
   });
 
-  it("goes on at once: the tool went with the old process, so its call answers that the studio restarted", async () => {
+  it("R-journal-manual: the tool went with the old process, so its manual call waits for the person to say what happened", async () => {
     const agent = await s.agent({ tools: [{ entry: "tools/desk.py#desk__confirm" }] });
     s.model.reply(call("desk__confirm", { question: "Ship it?" }), text("I will check first."));
     const { runId } = await s.runtime.start({ agentId: agent, message: "Go.", user: ANN });
@@ -304,8 +304,11 @@ describe("a restart while a tree tool waits on the person", () => {
     s.database = await openDatabase({ dataDir: s.dataDir });
     s.runtime = new Runtime({ db: s.database.db, tree: s.tree, dataDir: s.dataDir, modelRetries: 0 });
     await s.runtime.connect();
+    const card = await waitForEvent(s.runtime, runId, "recovery_requested");
+    expect(card).toMatchObject({ operation: "desk__confirm", why: "restarted" });
+    await s.runtime.recover(runId, card.callId, "fail", ANN);
     await expect.poll(async () => (await settled(s, runId)).status, { timeout: 10_000 }).toBe("done");
-    expect(dataOf(await s.events(runId), "tool_result")[0]).toMatchObject({ outcome: "failed", text: RESTARTED });
+    expect(dataOf(await s.events(runId), "tool_result")[0]).toMatchObject({ outcome: "failed", text: `${MARKED_FAILED}.` });
   });
 });
 

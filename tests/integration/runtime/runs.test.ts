@@ -8,7 +8,6 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { Runtime, type RunEvent } from "@/server/runtime";
-import { RESTARTED } from "@/server/runtime/dispatch";
 import { createSecret } from "@/server/secrets/store";
 import { call, failure, offeredTools, text, toolMessages } from "@/tests/support/loopback-model";
 import { ANN, dataOf, settled, studio, waitForEvent, type Studio } from "./setup";
@@ -263,7 +262,7 @@ describe("restarts", () => {
     expect(dataOf(events, "message").at(-1)).toMatchObject({ role: "assistant", text: "Done after the restart." });
   });
 
-  it("goes on in the next process when the studio restarted mid-run: the call in flight answers that its result is unknown (R-queue-lease)", async () => {
+  it("goes on in the next process when the studio restarted mid-run: the manual call in flight waits for the person, who says it ran (R-queue-lease, R-journal-manual)", async () => {
     const agent = await s.agent({ tools: [{ entry: "tools/notes.py#notes__slow" }] });
     s.model.reply(call("notes__slow", { seconds: 3 }), text("Checked after the restart."));
     const { runId } = await s.runtime.start({ agentId: agent, message: "Take your time.", user: ANN });
@@ -273,10 +272,13 @@ describe("restarts", () => {
     s.database = await openDatabase({ dataDir: s.dataDir });
     s.runtime = new Runtime({ db: s.database.db, tree: s.tree, dataDir: s.dataDir, modelRetries: 0 });
     await s.runtime.connect();
+    const card = await waitForEvent(s.runtime, runId, "recovery_requested");
+    expect(card).toMatchObject({ operation: "notes__slow", why: "restarted", round: 1 });
+    await s.runtime.recover(runId, card.callId, "done", ANN, "It finished.");
     const run = await settled(s, runId);
     expect(run).toMatchObject({ status: "done", error: null });
     const events = await s.events(runId);
-    expect(dataOf(events, "tool_result")).toEqual([expect.objectContaining({ outcome: "failed", text: RESTARTED })]);
+    expect(dataOf(events, "tool_result")).toEqual([expect.objectContaining({ outcome: "ok", text: "It finished." })]);
     expect(dataOf(events, "message").at(-1)).toMatchObject({ role: "assistant", text: "Checked after the restart." });
     expect(dataOf(events, "run_started")).toHaveLength(1);
   });
