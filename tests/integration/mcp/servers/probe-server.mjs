@@ -41,6 +41,13 @@ server.registerTool(
   },
 );
 
+// What a client sent in the call's _meta besides a progress token (an idempotency key, R-journal-idempotent).
+server.registerTool("meta", { description: "Say the call's _meta.", annotations: { idempotentHint: true } }, async (ctx) => {
+  const meta = { ...ctx.mcpReq._meta };
+  delete meta.progressToken;
+  return { content: [{ type: "text", text: JSON.stringify(meta) }] };
+});
+
 let extras = 0;
 server.registerTool("add-tool", { description: "Offer one more tool; the SDK announces it with list_changed." }, async () => {
   extras += 1;
