@@ -117,7 +117,9 @@ const call = z
     title: z.string().nullable(),
     args: z.record(z.string(), z.unknown()).nullable().meta({ description: "The arguments, null when the model's were not JSON." }),
     parent: z.string().nullable().meta({ description: "A call a tree tool made while it ran: that tool's call id." }),
-    state: z.enum(["pending", "waiting_for_approval", "waiting_for_answer", "running", "finished"]),
+    state: z.enum(["pending", "waiting_for_approval", "waiting_for_answer", "waiting_for_recovery", "running", "finished"]).meta({
+      description: "waiting_for_recovery: the call may have run (the studio stopped while it ran, or it timed out), and waits for someone to say what happened (POST …/recoveries).",
+    }),
     decision: z
       .object({ decision: z.enum(apiDecisions), by: person, note: z.string().nullable() })
       .nullable()
@@ -155,6 +157,16 @@ const question = z
   })
   .meta({ id: "WaitingQuestion" });
 
+const recovery = z
+  .object({
+    callId: z.string(),
+    operation: z.string(),
+    title: z.string(),
+    args: z.record(z.string(), z.unknown()),
+    why: z.enum(["restarted", "timeout"]).meta({ description: "restarted: it was running when the studio stopped; timeout: it timed out. Either way it may have run." }),
+  })
+  .meta({ id: "WaitingRecovery" });
+
 export const runView = z
   .object({
     id: z.string(),
@@ -170,7 +182,7 @@ export const runView = z
     tokens: z.object({ input: z.number(), output: z.number() }),
     messages: z.array(message),
     calls: z.array(call),
-    waiting: z.object({ approvals: z.array(approval), questions: z.array(question) }),
+    waiting: z.object({ approvals: z.array(approval), questions: z.array(question), recoveries: z.array(recovery) }),
     lastEventId: z.string().nullable().meta({ description: "The newest stored event: follow the events from here to miss nothing." }),
   })
   .meta({ id: "Run" });

@@ -87,7 +87,7 @@ describe("a run's calls", () => {
     // The tool's requests are not calls of their own: the call runs while they wait.
     expect(asked.calls.map((c) => [c.callId, c.state])).toEqual([["t", "running"]]);
     const ended = viewOf(RUN, [...events, event("approval_decided", { callId: "t/io-1", decision: "always", by }), result("t", "stopped")]);
-    expect(ended.waiting).toEqual({ approvals: [], questions: [] });
+    expect(ended.waiting).toEqual({ approvals: [], questions: [], recoveries: [] });
     // What the tool asked stays on its call, decided or not, as its card does in the trace.
     expect(ended.calls[0]!.requests).toEqual([
       { callId: "t/io-1", kind: "write", args: { path: "a.md", summary: "" }, decision: { decision: "approve_always_in_run", by, note: null }, answer: null },
@@ -97,7 +97,7 @@ describe("a run's calls", () => {
 
   it("waits on nothing once the run has ended, though a question was never answered", () => {
     const view = viewOf({ ...RUN, status: "cancelled" }, [call("q", "ask_user"), event("question_asked", { callId: "q", question: "Which?", choices: [] })]);
-    expect(view.waiting).toEqual({ approvals: [], questions: [] });
+    expect(view.waiting).toEqual({ approvals: [], questions: [], recoveries: [] });
     expect(view.status).toBe("cancelled");
     expect(view.via).toEqual({ kind: "api", keyName: "ci" });
     expect(view.startedBy).toEqual({ id: "key:k1", name: "API key ci" });

@@ -9,6 +9,7 @@ export type RunView = z.output<typeof runView>;
 type CallView = RunView["calls"][number];
 type Approval = RunView["waiting"]["approvals"][number];
 type Question = RunView["waiting"]["questions"][number];
+type Recovery = RunView["waiting"]["recoveries"][number];
 type ToolRequest = CallView["requests"][number];
 
 /** The runtime's decision in the API's words. */
@@ -25,6 +26,7 @@ export function viewOf(run: RunSummary, events: readonly RunEvent[]): RunView {
   const calls = new Map<string, CallView>();
   const approvals = new Map<string, Approval>();
   const questions = new Map<string, Question>();
+  const recoveries = new Map<string, Recovery>();
   const requests = new Map<string, ToolRequest>();
   /** A tool's ctx.io request, kept on its call (R-tool-io-cards). */
   const request = (parent: string | undefined, made: ToolRequest) => {
@@ -37,6 +39,7 @@ export function viewOf(run: RunSummary, events: readonly RunEvent[]): RunView {
   const closeWaits = (callId: string) => {
     approvals.delete(callId);
     questions.delete(callId);
+    recoveries.delete(callId);
     // A tool's own requests (ctx.io) end with its call, answered or not.
     for (const [id, wait] of [...approvals, ...questions]) if (wait.parent === callId) closeWaits(id);
   };
@@ -94,6 +97,18 @@ export function viewOf(run: RunSummary, events: readonly RunEvent[]): RunView {
       case "tool_started":
         setState(calls, data<"tool_started">(event).callId, "running");
         break;
+      case "recovery_requested": {
+        const r = data<"recovery_requested">(event);
+        recoveries.set(r.callId, { callId: r.callId, operation: r.operation, title: r.title, args: r.args, why: r.why });
+        setState(calls, r.callId, "waiting_for_recovery");
+        break;
+      }
+      case "recovery_decided": {
+        const d = data<"recovery_decided">(event);
+        closeWaits(d.callId);
+        setState(calls, d.callId, d.action === "again" ? "running" : "pending");
+        break;
+      }
       case "tool_result": {
         const r = data<"tool_result">(event);
         closeWaits(r.callId);
@@ -120,7 +135,7 @@ export function viewOf(run: RunSummary, events: readonly RunEvent[]): RunView {
     messages,
     calls: [...calls.values()],
     // A run that ended (stopped, or restarted away) waits on nothing, whatever it had asked.
-    waiting: { approvals: waiting ? [...approvals.values()] : [], questions: waiting ? [...questions.values()] : [] },
+    waiting: { approvals: waiting ? [...approvals.values()] : [], questions: waiting ? [...questions.values()] : [], recoveries: waiting ? [...recoveries.values()] : [] },
     lastEventId,
   };
 }

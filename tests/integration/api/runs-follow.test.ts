@@ -78,7 +78,7 @@ describe("following a run", () => {
       status: "done",
       startedBy: { name: "API key ci job" },
       via: { kind: "api", keyName: "ci job" },
-      waiting: { approvals: [], questions: [] },
+      waiting: { approvals: [], questions: [], recoveries: [] },
       lastEventId: stored(read.events).at(-1)!.id,
     });
     expect(run.json!.messages.map((m) => [m.role, m.text])).toEqual([

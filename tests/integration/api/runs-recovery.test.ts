@@ -51,6 +51,10 @@ describe("a call that may have run, through the API", () => {
   it("R-journal-manual: mark_done answers the model the given result; a second word is refused with NO_RECOVERY_WAITING", async () => {
     s.model.reply(modelCall("ledger__post", { seconds: 2 }), text("Posted, as you said."));
     const { runId, callId, asked } = await waitingRun();
+    await expect.poll(async () => (await call<RunView>(api(`/runs/${runId}`), { key })).json!.status).toBe("waiting");
+    const waiting = (await call<RunView>(api(`/runs/${runId}`), { key })).json!;
+    expect(waiting.waiting.recoveries).toEqual([{ callId, operation: "ledger__post", title: expect.any(String), args: { seconds: 2 }, why: "timeout" }]);
+    expect(waiting.calls[0]!.state).toBe("waiting_for_recovery");
     const empty = await call(api(`/runs/${runId}/recoveries`), { key, body: { callId, action: "mark_done" } });
     expect(empty.status).toBe(400);
     const done = await call(api(`/runs/${runId}/recoveries`), { key, body: { callId, action: "mark_done", result: "Entry 17 was posted." } });

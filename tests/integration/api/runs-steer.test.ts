@@ -117,7 +117,7 @@ describe("approvals through the API", () => {
 
     const run = await getRun(runId);
     expect(run.status).toBe("done");
-    expect(run.waiting).toEqual({ approvals: [], questions: [] });
+    expect(run.waiting).toEqual({ approvals: [], questions: [], recoveries: [] });
     const [one, two] = run.calls;
     expect(one).toMatchObject({ state: "finished", decision: { decision: "approve_once", by: { name: "API key steering" } }, result: { outcome: "ok", text: "wrote first" } });
     expect(two).toMatchObject({ state: "finished", decision: { decision: "deny" }, result: { outcome: "refused" } });

@@ -195,6 +195,6 @@ describe("nobody answering", () => {
     expect([200, 202]).toContain((await call(api(`/runs/${runId}/cancel`), { key, method: "POST" })).status);
     await expect.poll(() => (fs.existsSync(heard) ? fs.readFileSync(heard, "utf8") : null), { timeout: 10_000 }).toBe("deny");
     await expect.poll(async () => (await getRun(runId)).status, { timeout: 10_000 }).toBe("cancelled");
-    expect((await getRun(runId)).waiting).toEqual({ approvals: [], questions: [] });
+    expect((await getRun(runId)).waiting).toEqual({ approvals: [], questions: [], recoveries: [] });
   });
 });
