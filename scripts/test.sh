@@ -39,6 +39,14 @@ fi
 step "unit and integration tests"
 npx vitest run
 
+# Alone, after the others: it kills studio processes for up to two minutes, on a database of its own.
+step "durable runs under SIGKILL (PostgreSQL)"
+if [ -n "${DATABASE_URL:-}" ]; then
+  npx vitest run --config tests/chaos/vitest.config.mts
+else
+  echo "Skipped: DATABASE_URL is unset (the chaos test needs a PostgreSQL whose user may create a database)."
+fi
+
 step "production build"
 npx next build
 
