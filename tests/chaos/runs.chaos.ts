@@ -216,6 +216,8 @@ describe.skipIf(!serverUrl)("durable runs under SIGKILL, on PostgreSQL", () => {
     };
 
     let kills = 0;
+    /** Runs a worker held when it was killed: each had to be taken over by another (R-queue-lease). */
+    let takeovers = 0;
     let nextKill = Date.now() + 3000 + rng() * 5000;
     let started = 0;
     const chaosEnds = Date.now() + CHAOS_MS;
@@ -230,6 +232,7 @@ describe.skipIf(!serverUrl)("durable runs under SIGKILL, on PostgreSQL", () => {
         const holders = alive.filter((w) => w.ready && w.live.size > 0);
         const victim = holders[Math.floor(rng() * holders.length)];
         if (victim) {
+          takeovers += victim.live.size;
           victim.child.kill("SIGKILL");
           await victim.exited;
           kills++;
@@ -289,10 +292,10 @@ describe.skipIf(!serverUrl)("durable runs under SIGKILL, on PostgreSQL", () => {
       const tags = linesOf(path.join(effects, `${kind}.txt`)).map((l) => l.split(" ")[1]!);
       expect(countBy(tags).size, `${kind} once per call`).toBe(tags.length);
     }
-    const takeovers = runIds.reduce((n, id) => n + Math.max(0, (drivenBy.get(id)?.size ?? 1) - 1), 0);
+    const handovers = runIds.reduce((n, id) => n + Math.max(0, (drivenBy.get(id)?.size ?? 1) - 1), 0);
     const seconds = Math.round((Date.now() - began) / 1000);
     process.stdout.write(
-      `chaos: ${RUNS} runs, ${kills} kills, ${takeovers} takeovers, ${decided.size} approvals; ${outcomes.done} done, ${outcomes.failed} failed, ${outcomes.waitingForPerson} waiting for a person; ${seconds} s\n`,
+      `chaos: ${RUNS} runs, ${kills} kills, ${takeovers} takeovers, ${handovers} changes of process, ${decided.size} approvals; ${outcomes.done} done, ${outcomes.failed} failed, ${outcomes.waitingForPerson} waiting for a person; ${seconds} s\n`,
     );
   }, 240_000);
 });
