@@ -56,6 +56,7 @@ const matrix: Record<string, Needs> = {
   "runs.cancel": "builder",
   "runs.decide": "builder",
   "runs.answer": "builder",
+  "runs.recover": "builder",
   "runs.events": "builder",
   "runs.changes": "builder",
   "runs.list": "builder",
