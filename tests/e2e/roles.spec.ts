@@ -26,7 +26,8 @@ test("R-queue-role: a worker process answers its health and nothing else, in a s
       expect(res.status).toBe(404);
       expect(((await res.json()) as { message: string }).message).toMatch(/is a worker \(QUIVER_ROLE=worker\): it drives runs and answers only \/api\/health/);
     }
-    expect(studio.output()).toMatch(/role worker/);
+    // The start-up line comes once the database is ready, which /api/health need not wait for.
+    await expect.poll(() => studio.output(), { timeout: 15_000 }).toMatch(/role worker/);
   } finally {
     expect(await studio.stop()).toBe(0);
     fs.rmSync(dataDir, { recursive: true, force: true });
