@@ -12,3 +12,4 @@ export * from "./triggers";
 export * from "./queue";
 export * from "./versions";
 export * from "./journal";
+export * from "./models";
