@@ -4,7 +4,7 @@ plain def and from an async def alike (R-tool-io-clock, R-tool-io-both-ways)."""
 
 import time
 
-from tests.support import HostProcess, TreeCase, write_file
+from tests.fake_studio import FakeStudioCase
 
 DESK = '''
 """Tools that ask the person first."""
@@ -55,31 +55,9 @@ class ShipTool(Tool):
 '''
 
 
-class IOThroughTheHostTests(TreeCase):
-    def start(self) -> HostProcess:
-        root = self.folder() / "tools"
-        write_file(root, "desk.py", DESK)
-        write_file(root, "ship.py", SHIP)
-        host = HostProcess(root)
-        self.addCleanup(host.close)
-        host.initialize()
-        return host
-
-    def call(self, host: HostProcess, name: str, arguments: dict, token: str | None = "call-7") -> int:
-        meta = {"quiver/call": token} if token else {}
-        return host.request("tools/call", {"name": name, "arguments": arguments, "_meta": meta})
-
-    def studio_request(self, host: HostProcess) -> dict:
-        return host.wait_for(lambda m: "method" in m and "id" in m)[0]
-
-    def answer(self, host: HostProcess, request: dict, result: dict | None = None,
-               error: dict | None = None) -> None:
-        reply = {"jsonrpc": "2.0", "id": request["id"]}
-        reply.update({"error": error} if error else {"result": result})
-        host.send(reply)
-
-    def text(self, message: dict) -> str:
-        return "".join(part["text"] for part in message["result"]["content"])
+class IOThroughTheHostTests(FakeStudioCase):
+    FILES = {"desk.py": DESK, "ship.py": SHIP}
+    TOKEN = "call-7"
 
     def test_R_tool_io_clock_a_write_approval_waits_off_the_call_bound(self):
         host = self.start()

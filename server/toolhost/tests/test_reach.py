@@ -4,7 +4,7 @@ and waits; the call's bound stops meanwhile (R-call-wait-not-counted)."""
 
 import time
 
-from tests.support import HostProcess, TreeCase, write_file
+from tests.fake_studio import FakeStudioCase
 
 REACH = '''
 """Tools that call back."""
@@ -52,31 +52,9 @@ class Kept:
 '''
 
 
-class ReachBackTests(TreeCase):
-    def start(self) -> HostProcess:
-        root = self.folder() / "tools"
-        write_file(root, "reach.py", REACH)
-        write_file(root, "kept.py", KEPT)
-        host = HostProcess(root)
-        self.addCleanup(host.close)
-        host.initialize()
-        return host
-
-    def call(self, host: HostProcess, name: str, arguments: dict, token: str | None = "call-1") -> int:
-        meta = {"quiver/call": token} if token else {}
-        return host.request("tools/call", {"name": name, "arguments": arguments, "_meta": meta})
-
-    def studio_request(self, host: HostProcess) -> dict:
-        return host.wait_for(lambda m: "method" in m and "id" in m)[0]
-
-    def answer(self, host: HostProcess, request: dict, result: dict | None = None,
-               error: dict | None = None) -> None:
-        reply = {"jsonrpc": "2.0", "id": request["id"]}
-        reply.update({"error": error} if error else {"result": result})
-        host.send(reply)
-
-    def text(self, message: dict) -> str:
-        return "".join(part["text"] for part in message["result"]["content"])
+class ReachBackTests(FakeStudioCase):
+    FILES = {"reach.py": REACH, "kept.py": KEPT}
+    TOKEN = "call-1"
 
     def test_ctx_system_calls_a_built_in_through_the_studio(self):
         host = self.start()
