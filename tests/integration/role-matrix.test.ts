@@ -19,6 +19,8 @@ type Needs = Role | "anyone";
 const matrix: Record<string, Needs> = {
   "account.me": "anyone",
   "account.createOwner": "anyone",
+  "account.preferences": "builder",
+  "account.setTheme": "builder",
   "agents.list": "builder",
   "agents.get": "builder",
   "agents.versions": "builder",
@@ -82,6 +84,9 @@ const matrix: Record<string, Needs> = {
   "secrets.rotate": "admin",
   "secrets.remove": "admin",
   "secrets.checkBinding": "builder",
+  "start.checklist": "builder",
+  "start.templates": "builder",
+  "start.createAgent": "builder",
   "tools.files": "builder",
   "tools.read": "builder",
   "tools.preview": "developer",

@@ -1,8 +1,9 @@
 // The signed-in person, and the studio's first account.
 import { z } from "zod";
+import { setTheme, themeOf, themes } from "@/server/auth/preferences";
 import { createOwner, userCount } from "@/server/auth/users";
 import { getDb } from "@/server/db";
-import { publicProcedure, router } from "../init";
+import { builderProcedure, publicProcedure, router } from "../init";
 import { text } from "../text";
 
 export const accountRouter = router({
@@ -19,4 +20,12 @@ export const accountRouter = router({
       const owner = await createOwner(await getDb(), input);
       return { id: owner.id, email: owner.email };
     }),
+
+  /** The signed-in person's own choices: the theme (R-theme-per-user). */
+  preferences: builderProcedure.query(async ({ ctx }) => ({ theme: await themeOf(await getDb(), ctx.user.id) })),
+
+  /** Keeps the person's theme for every browser they sign in from (R-theme-per-user). */
+  setTheme: builderProcedure
+    .input(z.object({ theme: z.enum(themes) }))
+    .mutation(async ({ ctx, input }) => ({ theme: await setTheme(await getDb(), ctx.user.id, input.theme) })),
 });
