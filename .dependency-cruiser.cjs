@@ -28,8 +28,10 @@ const LAYERS = [
   { agents: ["^server/agents/"] },
   { calls: ["^server/calls/"] },
   { keys: ["^server/keys/"] },
+  { models: ["^server/models/"] },
   { runtime: ["^server/runtime/"] },
   { triggers: ["^server/triggers/"] },
+  { start: ["^server/start/"], templates: ["^server/templates/"] },
   { trpc: ["^server/trpc/"], api: ["^server/api/"], cli: ["^server/cli/"], startup: ["^server/startup\\.ts$"] },
   { components: ["^components/"] },
   { app: ["^app/"] },
@@ -44,6 +46,8 @@ const SHARED = [
   "^server/tree/project-names\\.ts$",
   "^server/tree/schema-diff\\.ts$",
   "^server/agents/permissions\\.ts$",
+  "^server/agents/declaration\\.ts$",
+  "^server/models/presets\\.ts$",
 ];
 
 const members = LAYERS.map((layer) => Object.entries(layer).map(([name, paths]) => ({ name, paths })));

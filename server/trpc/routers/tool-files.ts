@@ -1,6 +1,7 @@
 // Changing the tree's files from the editor: save (against the version it started from), drafts,
 // new, rename and delete. Every change goes through server/tree, which writes atomically.
 import { z } from "zod";
+import { recordAudit } from "@/server/audit/record";
 import { getDb } from "@/server/db";
 import { env } from "@/server/env";
 import { dropDraft, dropSavedDraft, getDraft, moveDrafts, putDraft } from "@/server/tree/drafts";
@@ -21,12 +22,18 @@ export const toolFilesRouter = router({
       const draft = await getDraft(db, ctx.user.id, input.path);
       const saved = await saveFile(env().toolsDir, input.path, input.source, input.baseHash);
       await dropSavedDraft(db, ctx.user.id, input.path, draft, input.source);
+      // Who changed the tree, and home's "Write your first tool" (R-start-steps) reads it.
+      await recordAudit(db, { actor: ctx.user.id, action: "tool_file.saved", target: input.path });
       return saved;
     }),
 
   create: developerProcedure
     .input(z.object({ path: filePath, source: source.optional() }))
-    .mutation(({ input }) => createFile(env().toolsDir, input.path, input.source ?? starterSource(input.path))),
+    .mutation(async ({ input, ctx }) => {
+      const created = await createFile(env().toolsDir, input.path, input.source ?? starterSource(input.path));
+      await recordAudit(await getDb(), { actor: ctx.user.id, action: "tool_file.created", target: input.path });
+      return created;
+    }),
 
   rename: developerProcedure.input(z.object({ from: filePath, to: filePath })).mutation(async ({ input }) => {
     const db = await getDb();
