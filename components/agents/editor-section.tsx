@@ -21,7 +21,7 @@ export function EditorSection({
           <h2 id={`${id}-heading`} className="text-sm font-semibold">
             {title}
           </h2>
-          {lede ? <p className="mt-0.5 text-xs text-zinc-500">{lede}</p> : null}
+          {lede ? <p className="mt-0.5 text-xs text-zinc-500 dark:text-zinc-400">{lede}</p> : null}
         </div>
         {action ? <div className="shrink-0">{action}</div> : null}
       </div>

@@ -62,7 +62,7 @@ export function EntriesText({ tools, problems, onChange }: { tools: readonly Dra
             Line {m.line}: {m.message}
           </span>
         ))}
-        <span className="text-zinc-500">
+        <span className="text-zinc-500 dark:text-zinc-400">
           One source per line: <code className="font-mono">system:&lt;name&gt;</code> for a built-in,{" "}
           <code className="font-mono">tools/&lt;file&gt;.py</code> for a file of the tree; <code className="font-mono">#a,b</code> after it
           gives only those operations. Settings and approvals stay as they were.

@@ -42,7 +42,7 @@ export function ExportButton({ id, describe }: { id: string; describe: (path: st
   return (
     <span className="flex items-center gap-2">
       {note ? (
-        <span role={note.error ? "alert" : "status"} className={`max-w-xs text-xs ${note.error ? "text-red-600" : "text-zinc-500"}`}>
+        <span role={note.error ? "alert" : "status"} className={`max-w-xs text-xs ${note.error ? "text-red-600" : "text-zinc-500 dark:text-zinc-400"}`}>
           {note.text}
         </span>
       ) : null}

@@ -8,7 +8,7 @@ export function HookNote({ hook, sources }: { hook: HookInfo; sources: readonly 
   const title = (name: string) => sources.flatMap((s) => s.operations).find((op) => op.name === name)?.title ?? name;
   return (
     <p className="mb-3 flex items-start gap-2 rounded-md bg-zinc-50 px-3 py-2 text-xs text-zinc-700 dark:bg-zinc-900 dark:text-zinc-300">
-      <Shield aria-hidden className="mt-px h-3.5 w-3.5 shrink-0 text-zinc-500" />
+      <Shield aria-hidden className="mt-px h-3.5 w-3.5 shrink-0 text-zinc-500 dark:text-zinc-400" />
       <span>
         This tree has a call hook (<code className="font-mono">{hook.path}</code>): it sees each call with its arguments before it runs, and
         may refuse it or ask you first whatever is set here, or let it run without asking where this agent&apos;s default would ask. A

@@ -46,7 +46,7 @@ export function LimitsSection({ policy, problems, onChange }: { policy: Policy; 
             <input id={fieldId("policy.dedupe")} type="checkbox" checked={policy.dedupe} onChange={(e) => onChange({ dedupe: e.target.checked })} />
             Answer repeated calls from the first result
           </label>
-          <span className="pl-6 text-xs text-zinc-500">
+          <span className="pl-6 text-xs text-zinc-500 dark:text-zinc-400">
             When the model makes the very same call twice in one run, it gets the first answer again instead of a second call.
           </span>
         </div>

@@ -39,9 +39,9 @@ export function ModelViewPanel({
     <aside aria-labelledby="model-view-heading" className="flex min-h-0 flex-col">
       <div className="border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
         <h2 id="model-view-heading" className="flex items-center gap-1.5 text-sm font-semibold">
-          <Eye aria-hidden className="h-4 w-4 text-zinc-500" /> What the model sees
+          <Eye aria-hidden className="h-4 w-4 text-zinc-500 dark:text-zinc-400" /> What the model sees
         </h2>
-        <p className="mt-0.5 text-xs text-zinc-500">
+        <p className="mt-0.5 text-xs text-zinc-500 dark:text-zinc-400">
           {view.data ? `${tools.length} ${tools.length === 1 ? "tool" : "tools"}, exactly as they are sent` : "Reading…"}
           {view.isFetching && view.data ? " · updating" : ""}
         </p>
@@ -89,7 +89,7 @@ export function ModelViewPanel({
           </div>
         ) : null}
         {view.data && tools.length === 0 && held.length === 0 && view.data.problems.length === 0 ? (
-          <p className="text-xs text-zinc-500">No tools: the model can only answer in words. Add a source and tick its operations to offer some.</p>
+          <p className="text-xs text-zinc-500 dark:text-zinc-400">No tools: the model can only answer in words. Add a source and tick its operations to offer some.</p>
         ) : null}
         <ol aria-label="Tools the model is offered" className="flex flex-col gap-2">
           {tools.map((tool) => (
@@ -97,7 +97,7 @@ export function ModelViewPanel({
               <p className="font-mono text-xs font-semibold">{tool.name}</p>
               <p className="mt-0.5 text-xs text-zinc-600 dark:text-zinc-400">{tool.description}</p>
               <details className="mt-1">
-                <summary className="cursor-pointer text-[11px] text-zinc-500 hover:text-zinc-800 dark:hover:text-zinc-200">Input schema</summary>
+                <summary className="cursor-pointer text-[11px] text-zinc-500 dark:text-zinc-400 hover:text-zinc-800 dark:hover:text-zinc-200">Input schema</summary>
                 <pre className="mt-1 overflow-auto rounded bg-zinc-50 px-2 py-1.5 font-mono text-[11px] leading-snug dark:bg-zinc-900">
                   {JSON.stringify(tool.input_schema, null, 2)}
                 </pre>

@@ -28,11 +28,11 @@ export function PaletteRow({
         <div className="flex items-center gap-2">
           <span className="text-sm font-medium">{source.title}</span>
           <RiskBadge risk={source.risk} />
-          <span className="font-mono text-[11px] text-zinc-400">{source.entry}</span>
+          <span className="font-mono text-[11px] text-zinc-500 dark:text-zinc-400">{source.entry}</span>
         </div>
         <p className="text-xs text-zinc-600 dark:text-zinc-400">{source.description}</p>
         {source.capabilities.length > 0 ? (
-          <p className="mt-0.5 text-[11px] text-zinc-500">
+          <p className="mt-0.5 text-[11px] text-zinc-500 dark:text-zinc-400">
             Can: {source.capabilities.map((tag) => label(tag).toLowerCase()).join(" · ")}
           </p>
         ) : null}

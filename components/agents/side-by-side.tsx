@@ -14,7 +14,7 @@ function Cell({ side, kind }: { side: Side; kind: "before" | "after" }) {
         <span aria-hidden className="w-7 shrink-0 select-none pr-1.5 text-right text-zinc-400">
           {side.line}
         </span>
-        <span aria-hidden className="w-3 shrink-0 select-none text-zinc-500">
+        <span aria-hidden className="w-3 shrink-0 select-none text-zinc-500 dark:text-zinc-400">
           {side.changed ? (kind === "before" ? "−" : "+") : ""}
         </span>
         <span className="min-w-0 whitespace-pre-wrap break-words">
@@ -49,7 +49,7 @@ export function SideBySide({ label, before, after }: { label: string; before: st
   return (
     <table aria-label={label} className="w-full table-fixed border-collapse overflow-hidden rounded border border-zinc-200 font-mono text-[11px] leading-snug dark:border-zinc-800">
       <thead>
-        <tr className="bg-zinc-50 text-left font-sans text-[11px] text-zinc-500 dark:bg-zinc-900">
+        <tr className="bg-zinc-50 text-left font-sans text-[11px] text-zinc-500 dark:text-zinc-400 dark:bg-zinc-900">
           <th scope="col" className="border-b border-r border-zinc-200 px-2 py-1 font-medium dark:border-zinc-800">
             Accepted when the agent was saved
           </th>
@@ -61,7 +61,7 @@ export function SideBySide({ label, before, after }: { label: string; before: st
       <tbody>
         {rows.length === 0 ? (
           <tr>
-            <td colSpan={2} className="px-2 py-1 font-sans text-zinc-500">
+            <td colSpan={2} className="px-2 py-1 font-sans text-zinc-500 dark:text-zinc-400">
               Empty on both sides.
             </td>
           </tr>

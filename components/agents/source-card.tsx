@@ -89,7 +89,7 @@ export function SourceCard({
             {source ? <RiskBadge risk={source.risk} /> : null}
           </div>
           <p className="mt-0.5 text-xs text-zinc-600 dark:text-zinc-400">{source?.description || (source ? "" : name)}</p>
-          {reach ? <p className="mt-0.5 text-xs text-zinc-500">{reach}</p> : null}
+          {reach ? <p className="mt-0.5 text-xs text-zinc-500 dark:text-zinc-400">{reach}</p> : null}
         </div>
         <Button size="sm" variant="ghost" aria-label={`Remove ${title}`} title={`Remove ${title} from this agent`} onClick={onRemove}>
           <X aria-hidden className="h-3.5 w-3.5" />
@@ -140,12 +140,12 @@ export function SourceCard({
                         <span className="text-[11px] font-medium text-indigo-700 dark:text-indigo-300">{PERMISSION_LABELS[level]}</span>
                       ) : null}
                       {governs(op.name) ? (
-                        <span title={`${hook.path} decides on each call of this operation`} className="inline-flex items-center gap-0.5 text-[11px] text-zinc-500">
+                        <span title={`${hook.path} decides on each call of this operation`} className="inline-flex items-center gap-0.5 text-[11px] text-zinc-500 dark:text-zinc-400">
                           <Shield aria-hidden className="h-3 w-3" /> call hook
                         </span>
                       ) : null}
                     </div>
-                    <p className="text-xs text-zinc-500">{op.description}</p>
+                    <p className="text-xs text-zinc-500 dark:text-zinc-400">{op.description}</p>
                   </div>
                 </li>
               );
@@ -174,20 +174,20 @@ export function SourceCard({
           {expanded ? (
             <div id={`${fieldId(at)}-fold`} className="flex flex-col gap-4 px-4 pb-4">
               <div>
-                <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">Settings</h4>
+                <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Settings</h4>
                 {source.settings_schema && Object.keys((source.settings_schema.properties ?? {}) as object).length > 0 ? (
                   <>
-                    <p className="mb-2 text-xs text-zinc-500">Set once for this agent. Never shown to the model.</p>
+                    <p className="mb-2 text-xs text-zinc-500 dark:text-zinc-400">Set once for this agent. Never shown to the model.</p>
                     <SourceSettings source={source} index={index} settings={tool.settings} problems={problems} onChange={(settings) => onChange({ ...tool, settings })} />
                   </>
                 ) : (
-                  <p className="text-xs text-zinc-500">{title} has nothing to set.</p>
+                  <p className="text-xs text-zinc-500 dark:text-zinc-400">{title} has nothing to set.</p>
                 )}
               </div>
               <div>
-                <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">Approval</h4>
+                <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Approval</h4>
                 {chosenOps.length === 0 ? (
-                  <p className="text-xs text-zinc-500">Tick an operation above to choose whether it asks you first.</p>
+                  <p className="text-xs text-zinc-500 dark:text-zinc-400">Tick an operation above to choose whether it asks you first.</p>
                 ) : (
                   chosenOps.map((op) => (
                     <ApprovalSelect

@@ -63,7 +63,7 @@ export function SourcePalette({
         <RadixDialog.Content className="fixed left-1/2 top-[10vh] z-50 flex max-h-[80vh] w-[40rem] max-w-[calc(100vw-2rem)] -translate-x-1/2 flex-col rounded-lg border border-zinc-200 bg-white shadow-xl dark:border-zinc-800 dark:bg-zinc-900">
           <div className="border-b border-zinc-200 px-4 pb-3 pt-4 dark:border-zinc-800">
             <RadixDialog.Title className="text-base font-semibold">Add a source</RadixDialog.Title>
-            <RadixDialog.Description className="mt-0.5 text-xs text-zinc-500">
+            <RadixDialog.Description className="mt-0.5 text-xs text-zinc-500 dark:text-zinc-400">
               Search by what the agent should do, like “read files”, or by a need, like file.write.
             </RadixDialog.Description>
             <SearchBox label="Search sources" className="mt-3" autoFocus value={query} onSearch={setQuery} placeholder="read files, file.write, tickets…" />
@@ -91,12 +91,12 @@ export function SourcePalette({
             {groups.map((group) => (
               <div key={group.label}>
                 {group.label === "Agents" ? (
-                  <h3 className="border-b border-zinc-100 bg-zinc-50 px-4 py-1.5 text-xs font-medium uppercase tracking-wide text-zinc-500 dark:border-zinc-900 dark:bg-zinc-950">
+                  <h3 className="border-b border-zinc-100 bg-zinc-50 px-4 py-1.5 text-xs font-medium uppercase tracking-wide text-zinc-500 dark:text-zinc-400 dark:border-zinc-900 dark:bg-zinc-950">
                     Agents <span className="normal-case tracking-normal">— each becomes one tool that asks it to do a task</span>
                   </h3>
                 ) : null}
                 {group.label === "Agents" && group.rows.length === 0 ? (
-                  <p className="px-4 py-2.5 text-xs text-zinc-500">No other agents yet. Make one in Agents, then add it here to hand it tasks.</p>
+                  <p className="px-4 py-2.5 text-xs text-zinc-500 dark:text-zinc-400">No other agents yet. Make one in Agents, then add it here to hand it tasks.</p>
                 ) : null}
                 <ul aria-label={group.label}>
                   {group.rows.map(({ source, matches }) => (
@@ -114,7 +114,7 @@ export function SourcePalette({
             ))}
           </div>
           {hits && rows.length === 0 ? (
-            <p className="px-4 py-6 text-center text-sm text-zinc-500">
+            <p className="px-4 py-6 text-center text-sm text-zinc-500 dark:text-zinc-400">
               Nothing matches “{query}”. Try fewer words, or a need such as file.read.
             </p>
           ) : null}

@@ -96,7 +96,7 @@ export function SourceSettings({
                 required={required.has(name) && property.default === undefined}
                 error={messages[0] ?? null}
               />
-              {property.description ? <span className="text-zinc-500">{property.description}</span> : null}
+              {property.description ? <span className="text-zinc-500 dark:text-zinc-400">{property.description}</span> : null}
             </div>
           );
         }
@@ -104,7 +104,7 @@ export function SourceSettings({
         return (
           <div key={name} className="flex flex-col gap-1 text-xs">
             <label htmlFor={id} className="flex items-center gap-1.5 font-mono font-medium">
-              <Folder aria-hidden className="h-3.5 w-3.5 text-zinc-500" />
+              <Folder aria-hidden className="h-3.5 w-3.5 text-zinc-500 dark:text-zinc-400" />
               {name}
             </label>
             <input
@@ -122,7 +122,7 @@ export function SourceSettings({
                   {m}
                 </span>
               ))}
-              <span className="text-zinc-500">
+              <span className="text-zinc-500 dark:text-zinc-400">
                 {property.description ? `${property.description} ` : ""}A folder inside the studio&apos;s workspace, such as{" "}
                 <code className="font-mono">inbox</code> (<code className="font-mono">.</code> is the whole workspace); paths outside it are
                 refused.

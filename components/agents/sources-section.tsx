@@ -116,7 +116,7 @@ export function SourcesSection({
       ) : tools.length === 0 ? (
         <div className="rounded-lg border border-dashed border-zinc-300 p-6 text-center dark:border-zinc-700">
           <p className="text-sm font-medium">Nothing yet — Add a source</p>
-          <p className="mx-auto mb-3 mt-1 max-w-sm text-xs text-zinc-500">
+          <p className="mx-auto mb-3 mt-1 max-w-sm text-xs text-zinc-500 dark:text-zinc-400">
             Without sources this agent can only talk. Add files it may read, the web, or a tool file of the tree, then tick the operations it may
             use.
           </p>

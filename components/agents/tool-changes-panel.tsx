@@ -80,7 +80,7 @@ export function ToolChangesPanel({ entry, source, acceptance }: { entry: number;
               <div className="flex items-start gap-2">
                 <div className="min-w-0 flex-1">
                   <h4 className="text-sm font-semibold">
-                    {titleOf(change.tool)} <code className="ml-1 font-mono text-[11px] font-normal text-zinc-500">{change.tool}</code>
+                    {titleOf(change.tool)} <code className="ml-1 font-mono text-[11px] font-normal text-zinc-500 dark:text-zinc-400">{change.tool}</code>
                   </h4>
                   <p className="text-zinc-600 dark:text-zinc-400">
                     {change.before ? "Not offered to the model until you accept this change." : "Not offered to the model until you accept it: the studio kept no earlier text of it, so only what the server says now is shown."}
@@ -91,7 +91,7 @@ export function ToolChangesPanel({ entry, source, acceptance }: { entry: number;
                 </Button>
               </div>
               <ErrorText error={failed} byCode={{ CONFLICT: STALE }} className="mt-1 text-xs text-red-600" />
-              {acceptance.dirty ? <p className="mt-1 text-zinc-500">Accepting saves a new version with only this change; your unsaved edits stay on the page.</p> : null}
+              {acceptance.dirty ? <p className="mt-1 text-zinc-500 dark:text-zinc-400">Accepting saves a new version with only this change; your unsaved edits stay on the page.</p> : null}
               <h5 className="mb-1 mt-2 font-medium text-zinc-600 dark:text-zinc-400">Description</h5>
               {change.before ? (
                 <SideBySide label={`Description of ${change.tool}, accepted and now`} before={change.before.description} after={change.after.description} />

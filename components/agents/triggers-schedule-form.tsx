@@ -91,7 +91,7 @@ export function TriggersScheduleForm({ agentId, schedule, onDone }: { agentId: s
         {preview.data && preview.data.times.length > 0 ? (
           <TriggersNextTimes times={preview.data.times} label="Next five times" />
         ) : (
-          <span className="text-xs text-zinc-500">{preview.isPending ? "Working them out…" : "None until the expression and time zone are right."}</span>
+          <span className="text-xs text-zinc-500 dark:text-zinc-400">{preview.isPending ? "Working them out…" : "None until the expression and time zone are right."}</span>
         )}
       </div>
       <div className="flex flex-col gap-1">

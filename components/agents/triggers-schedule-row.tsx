@@ -29,7 +29,7 @@ export function TriggersScheduleRow({ schedule }: { schedule: ScheduleRow }) {
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
           <p>
-            <code className="font-mono">{schedule.cron}</code> <span className="text-zinc-500">in {schedule.timeZone}</span>
+            <code className="font-mono">{schedule.cron}</code> <span className="text-zinc-500 dark:text-zinc-400">in {schedule.timeZone}</span>
           </p>
           <p className="line-clamp-2 text-zinc-700 dark:text-zinc-300">{schedule.message}</p>
         </div>
@@ -55,9 +55,9 @@ export function TriggersScheduleRow({ schedule }: { schedule: ScheduleRow }) {
       {schedule.enabled ? (
         <TriggersNextTimes times={schedule.next} label={`Next five times of ${name}`} />
       ) : (
-        <p className="text-xs text-zinc-500">Off: it starts nothing until it is turned on, and then counts from that moment.</p>
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">Off: it starts nothing until it is turned on, and then counts from that moment.</p>
       )}
-      <p className="text-xs text-zinc-500">
+      <p className="text-xs text-zinc-500 dark:text-zinc-400">
         {CATCH_UP_LABELS[schedule.catchUp]}. Runs start as {schedule.runAs.name ?? "an account since removed"}
         {schedule.lastTickAt ? (
           <>

@@ -18,7 +18,7 @@ export function TriggersSchedules({ agentId }: { agentId: string }) {
     <div aria-labelledby="schedules-heading">
       <div className="mb-2 flex items-center justify-between">
         <h3 id="schedules-heading" className="flex items-center gap-1.5 text-sm font-medium">
-          <CalendarClock aria-hidden className="h-4 w-4 text-zinc-500" /> Schedules
+          <CalendarClock aria-hidden className="h-4 w-4 text-zinc-500 dark:text-zinc-400" /> Schedules
         </h3>
         {!adding ? (
           <Button size="sm" onClick={() => setAdding(true)}>

@@ -53,7 +53,7 @@ export function TriggersTemplate({ agentId, saved }: { agentId: string; saved: s
         <Button size="sm" onClick={() => save.mutate({ agentId, template: value.trim() ? value : null })} disabled={!changed || save.isPending}>
           {save.isPending ? "Saving…" : "Save template"}
         </Button>
-        {save.isSuccess && !changed ? <span className="ml-2 text-xs text-zinc-500" role="status">Saved.</span> : null}
+        {save.isSuccess && !changed ? <span className="ml-2 text-xs text-zinc-500 dark:text-zinc-400" role="status">Saved.</span> : null}
       </div>
     </div>
   );

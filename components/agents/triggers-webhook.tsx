@@ -32,10 +32,10 @@ export function TriggersWebhook({ agentId }: { agentId: string }) {
   return (
     <div aria-labelledby="webhook-heading">
       <h3 id="webhook-heading" className="mb-2 flex items-center gap-1.5 text-sm font-medium">
-        <Webhook aria-hidden className="h-4 w-4 text-zinc-500" /> Webhook
+        <Webhook aria-hidden className="h-4 w-4 text-zinc-500 dark:text-zinc-400" /> Webhook
       </h3>
       <ErrorText error={webhook.error} />
-      {webhook.isPending ? <p className="text-sm text-zinc-500">Loading the webhook…</p> : null}
+      {webhook.isPending ? <p className="text-sm text-zinc-500 dark:text-zinc-400">Loading the webhook…</p> : null}
       {webhook.isSuccess && !hook ? (
         <div className="rounded-md border border-dashed border-zinc-300 p-4 text-sm dark:border-zinc-700">
           <p className="mb-3 text-zinc-600 dark:text-zinc-400">
@@ -54,7 +54,7 @@ export function TriggersWebhook({ agentId }: { agentId: string }) {
           ) : (
             <p>
               Address: <code className="break-all font-mono text-xs">{live}</code>
-              <span className="block text-xs text-zinc-500">The whole address was shown once, when the webhook was made or last rotated; Rotate gives a new one.</span>
+              <span className="block text-xs text-zinc-500 dark:text-zinc-400">The whole address was shown once, when the webhook was made or last rotated; Rotate gives a new one.</span>
             </p>
           )}
           <p className="text-xs text-zinc-600 dark:text-zinc-400">

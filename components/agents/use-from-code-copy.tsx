@@ -42,7 +42,7 @@ export function CodeBlock({ title, label, text }: { title: string; label: string
   return (
     <div className="rounded-md border border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-950">
       <div className="flex items-center justify-between border-b border-zinc-200 px-3 py-1 dark:border-zinc-800">
-        <span className="font-mono text-xs text-zinc-500">{title}</span>
+        <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{title}</span>
         <CopyButton text={text} label={`Copy ${label}`} />
       </div>
       <pre aria-label={label} tabIndex={0} className="overflow-x-auto px-3 py-2 font-mono text-xs leading-relaxed">

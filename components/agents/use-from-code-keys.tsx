@@ -55,7 +55,7 @@ export function KeysReaching({ keys, canManageKeys }: { keys: readonly ReachingK
           ))}
         </TableBody>
       </Table>
-      <p className="mt-2 text-xs text-zinc-500">
+      <p className="mt-2 text-xs text-zinc-500 dark:text-zinc-400">
         {runners === 0 ? (
           <>
             None of these may run agents, which chat completions and MCP need: {whoMakes} <Settings canManageKeys={canManageKeys} />.{" "}

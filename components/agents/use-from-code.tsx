@@ -20,7 +20,7 @@ const usePageOrigin = () => useSyncExternalStore(noChange, () => window.location
 
 const tabList = "flex gap-1 border-b border-zinc-200 text-xs dark:border-zinc-800";
 const tab =
-  "-mb-px border-b-2 border-transparent px-2 py-1.5 text-zinc-500 data-[state=active]:border-accent data-[state=active]:text-zinc-900 dark:data-[state=active]:text-zinc-50";
+  "-mb-px border-b-2 border-transparent px-2 py-1.5 text-zinc-500 dark:text-zinc-400 data-[state=active]:border-accent data-[state=active]:text-zinc-900 dark:data-[state=active]:text-zinc-50";
 
 function Address({ label, url, hint }: { label: string; url: string; hint: ReactNode }) {
   return (
@@ -31,7 +31,7 @@ function Address({ label, url, hint }: { label: string; url: string; hint: React
       </div>
       <dd className="flex flex-col gap-0.5">
         <code className="break-all font-mono text-xs">{url}</code>
-        <span className="text-xs text-zinc-500">{hint}</span>
+        <span className="text-xs text-zinc-500 dark:text-zinc-400">{hint}</span>
       </dd>
     </div>
   );
@@ -55,7 +55,7 @@ export function UseFromCode({ agent }: { agent: CodeAgent }) {
         {facts.error ? (
           <ErrorText error={facts.error} />
         ) : base === null || !facts.data ? (
-          <p className="text-sm text-zinc-500">Reading where this agent can be reached…</p>
+          <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading where this agent can be reached…</p>
         ) : (
           <Reach agent={agent} base={base} keys={facts.data.keys} canManageKeys={facts.data.canManageKeys} />
         )}
@@ -109,7 +109,7 @@ function Reach({ agent, base, keys, canManageKeys }: { agent: CodeAgent; base: s
           <Tabs.Content value="typescript" className="pt-2"><CodeBlock title="npm install openai" label="the TypeScript snippet" text={snippets.typescript} /></Tabs.Content>
           <Tabs.Content value="python" className="pt-2"><CodeBlock title="pip install openai" label="the Python snippet" text={snippets.python} /></Tabs.Content>
         </Tabs.Root>
-        <p className="mt-1.5 text-xs text-zinc-500">
+        <p className="mt-1.5 text-xs text-zinc-500 dark:text-zinc-400">
           Put a key&apos;s value in place of <code className="font-mono">{KEY_PLACEHOLDER}</code>; keep it out of files you share.
         </p>
       </div>

@@ -20,12 +20,12 @@ export function VersionsList({ id, current }: { id: string; current: number }) {
       <ol className="flex flex-col text-xs">
         {(all ? rows : rows.slice(0, SHOWN)).map((v) => (
           <li key={v.version} className="grid grid-cols-[3rem_1fr_auto] gap-3 border-b border-zinc-100 py-1.5 last:border-b-0 dark:border-zinc-900">
-            <span className="tabular-nums text-zinc-500">v{v.version}</span>
+            <span className="tabular-nums text-zinc-500 dark:text-zinc-400">v{v.version}</span>
             <span className="min-w-0">
               {v.summary}
-              {v.version === current ? <span className="ml-1.5 text-zinc-500">(open here)</span> : null}
+              {v.version === current ? <span className="ml-1.5 text-zinc-500 dark:text-zinc-400">(open here)</span> : null}
             </span>
-            <span className="whitespace-nowrap text-zinc-500">
+            <span className="whitespace-nowrap text-zinc-500 dark:text-zinc-400">
               {v.savedByName ?? "someone since removed"} · <Time at={v.savedAt} />
             </span>
           </li>

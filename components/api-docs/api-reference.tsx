@@ -16,12 +16,12 @@ export function ApiReference({ doc }: { doc: Doc }) {
       <nav aria-label="Contents" className="sticky top-6 hidden w-56 shrink-0 self-start text-sm lg:block">
         {groups.map(({ tag, operations: ops }) => (
           <div key={tag.name} className="mb-4">
-            <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">{tag.name}</p>
+            <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">{tag.name}</p>
             <ul className="space-y-0.5">
               {ops.map((o) => (
                 <li key={o.id}>
                   <a href={`#${o.id}`} className="flex gap-2 rounded px-1 py-0.5 text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800">
-                    <span className="w-9 shrink-0 font-mono text-[11px] uppercase leading-5 text-zinc-500">{o.method}</span>
+                    <span className="w-9 shrink-0 font-mono text-[11px] uppercase leading-5 text-zinc-500 dark:text-zinc-400">{o.method}</span>
                     <span>{o.op.summary}</span>
                   </a>
                 </li>
@@ -29,7 +29,7 @@ export function ApiReference({ doc }: { doc: Doc }) {
             </ul>
           </div>
         ))}
-        <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">Schemas</p>
+        <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Schemas</p>
         <a href="#schemas" className="rounded px-1 py-0.5 text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800">
           {schemas.length} shapes
         </a>

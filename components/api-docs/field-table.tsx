@@ -5,7 +5,7 @@ import type { Field } from "./openapi-view";
 export function FieldTable({ fields, label }: { fields: Field[]; label: string }) {
   return (
     <table aria-label={label} className="w-full text-left text-sm">
-      <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500 dark:border-zinc-800">
+      <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400 dark:border-zinc-800">
         <tr>
           <th scope="col" className="py-1.5 pr-4 font-medium">Field</th>
           <th scope="col" className="py-1.5 pr-4 font-medium">Type</th>

@@ -47,7 +47,7 @@ export function OperationSection({ doc, operation, server }: { doc: Doc; operati
 
       {parameters.length > 0 ? (
         <div className="mt-5">
-          <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">Parameters</h4>
+          <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Parameters</h4>
           <FieldTable
             label={`Parameters of ${op.summary}`}
             fields={parameters.map((p) => ({
@@ -62,7 +62,7 @@ export function OperationSection({ doc, operation, server }: { doc: Doc; operati
 
       {body ? (
         <div className="mt-5">
-          <h4 className="mb-1 text-xs font-semibold tracking-wide text-zinc-500">
+          <h4 className="mb-1 text-xs font-semibold tracking-wide text-zinc-500 dark:text-zinc-400">
             <span className="uppercase">Body</span> (JSON, <SchemaLink schema={body} />)
           </h4>
           <FieldTable label={`Body of ${op.summary}`} fields={fieldsOf(doc, body)} />
@@ -70,7 +70,7 @@ export function OperationSection({ doc, operation, server }: { doc: Doc; operati
       ) : null}
 
       <div className="mt-5">
-        <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">Answers</h4>
+        <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Answers</h4>
         <ul className="space-y-1 text-sm" aria-label={`Answers of ${op.summary}`}>
           {responses.map(([status, response]) => {
             const content = response.content ?? {};
@@ -83,7 +83,7 @@ export function OperationSection({ doc, operation, server }: { doc: Doc; operati
                   {media?.schema ? (
                     <>
                       {" "}
-                      <span className="text-zinc-400">·</span> {type === "text/event-stream" ? <span className="text-xs text-zinc-500">server-sent events of </span> : null}
+                      <span className="text-zinc-500 dark:text-zinc-400">·</span> {type === "text/event-stream" ? <span className="text-xs text-zinc-500 dark:text-zinc-400">server-sent events of </span> : null}
                       {type === "text/event-stream" ? <a className="font-mono text-xs text-accent hover:underline" href="#schema-RunEvent">RunEvent</a> : <SchemaLink schema={media.schema as Schema} />}
                     </>
                   ) : null}
@@ -95,7 +95,7 @@ export function OperationSection({ doc, operation, server }: { doc: Doc; operati
       </div>
 
       <div className="mt-5">
-        <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">Example</h4>
+        <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Example</h4>
         <pre aria-label={`curl for ${op.summary}`} className="overflow-x-auto rounded-md bg-zinc-950 p-3 font-mono text-xs leading-relaxed text-zinc-100 dark:border dark:border-zinc-800 dark:bg-zinc-900">
           {curlOf(server, operation)}
         </pre>

@@ -19,7 +19,7 @@ export function EditorTabs({
         <div
           key={tab.path}
           className={`group flex items-center border-r border-zinc-200 dark:border-zinc-800 ${
-            tab.path === active ? "bg-white dark:bg-zinc-950" : "bg-zinc-50 text-zinc-500 dark:bg-zinc-900"
+            tab.path === active ? "bg-white dark:bg-zinc-950" : "bg-zinc-50 text-zinc-500 dark:text-zinc-400 dark:bg-zinc-900"
           }`}
         >
           <button

@@ -38,11 +38,11 @@ export function EditorToolbar({
     <>
       <div className="flex items-center gap-2 border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
         <h1 className="font-mono text-sm font-semibold">{path}</h1>
-        <span role="status" className="text-xs text-zinc-500">
+        <span role="status" className="text-xs text-zinc-500 dark:text-zinc-400">
           {saveStatus(buffer, draftKept)}
         </span>
         {buffer?.restoredAt ? (
-          <span className="text-xs text-zinc-500">
+          <span className="text-xs text-zinc-500 dark:text-zinc-400">
             Restored your unsaved edits from <Time at={buffer.restoredAt} />.
           </span>
         ) : null}

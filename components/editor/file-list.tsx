@@ -23,7 +23,7 @@ export function FileList({
   return (
     <nav aria-label="Tool files" className="flex w-48 shrink-0 flex-col border-r border-zinc-200 dark:border-zinc-800">
       <div className="flex items-center justify-between px-3 py-2">
-        <h2 className="text-xs font-medium uppercase tracking-wide text-zinc-500">Files</h2>
+        <h2 className="text-xs font-medium uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Files</h2>
         <Button variant="ghost" size="sm" aria-label="New tool file" title="New tool file" onClick={onNew}>
           <FilePlus2 aria-hidden className="h-4 w-4" />
         </Button>
@@ -42,7 +42,7 @@ export function FileList({
               }`}
             >
               <span className="min-w-0 flex-1 truncate">{file.path}</span>
-              {file.unsaved ? <span className="text-zinc-400" title="Unsaved edits">●</span> : null}
+              {file.unsaved ? <span className="text-zinc-500 dark:text-zinc-400" title="Unsaved edits">●</span> : null}
               {file.problems > 0 ? (
                 <span
                   role="img"

@@ -35,7 +35,7 @@ export function FilePanels({
           <Tabs.Trigger
             key={value}
             value={value}
-            className="px-3 py-2 text-zinc-500 data-[state=active]:border-b-2 data-[state=active]:border-accent data-[state=active]:text-zinc-900 dark:data-[state=active]:text-zinc-50"
+            className="px-3 py-2 text-zinc-500 dark:text-zinc-400 data-[state=active]:border-b-2 data-[state=active]:border-accent data-[state=active]:text-zinc-900 dark:data-[state=active]:text-zinc-50"
           >
             {label}
           </Tabs.Trigger>

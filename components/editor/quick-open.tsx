@@ -50,7 +50,7 @@ export function QuickOpen({
             </button>
           </li>
         ))}
-        {matches.length === 0 ? <li className="px-2 py-1 text-sm text-zinc-500">No file matches.</li> : null}
+        {matches.length === 0 ? <li className="px-2 py-1 text-sm text-zinc-500 dark:text-zinc-400">No file matches.</li> : null}
       </ul>
     </Dialog>
   );

@@ -81,7 +81,7 @@ export function SchemaFields({
                 )}
               </>
             )}
-            <span id={describedBy} className={error ? "text-red-600" : "text-zinc-500"}>
+            <span id={describedBy} className={error ? "text-red-600" : "text-zinc-500 dark:text-zinc-400"}>
               {error ?? field.description ?? ""}
             </span>
           </div>

@@ -31,7 +31,7 @@ function CopyButton({ text, label }: { text: string; label: string }) {
           setTimeout(() => setCopied(false), 1200);
         });
       }}
-      className="rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
+      className="rounded p-1 text-zinc-500 dark:text-zinc-400 hover:bg-zinc-100 hover:text-zinc-900 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
     >
       {copied ? <Check aria-hidden className="h-3.5 w-3.5" /> : <Copy aria-hidden className="h-3.5 w-3.5" />}
     </button>
@@ -47,7 +47,7 @@ function OperationCard({ tool }: { tool: CatalogTool }) {
     <article aria-label={tool.name} className="rounded-md border border-zinc-200 dark:border-zinc-800">
       <header className="border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
         <h3 className="font-mono text-sm font-semibold">{tool.name}</h3>
-        <p className="mt-0.5 text-xs text-zinc-500">
+        <p className="mt-0.5 text-xs text-zinc-500 dark:text-zinc-400">
           {tool.title} · {tool.risk ?? "read"}
           {tool.scope === "run" ? " · one instance per run" : ""}
           {tool.timeout ? ` · ${tool.timeout} s` : ""}
@@ -80,10 +80,10 @@ function OperationCard({ tool }: { tool: CatalogTool }) {
           </Table>
         </div>
       ) : (
-        <p className="px-3 py-2 text-xs text-zinc-500">Takes no parameters.</p>
+        <p className="px-3 py-2 text-xs text-zinc-500 dark:text-zinc-400">Takes no parameters.</p>
       )}
       <details className="border-t border-zinc-200 dark:border-zinc-800">
-        <summary className="flex cursor-pointer items-center justify-between px-3 py-1.5 text-xs text-zinc-500">
+        <summary className="flex cursor-pointer items-center justify-between px-3 py-1.5 text-xs text-zinc-500 dark:text-zinc-400">
           JSON the model receives
           <CopyButton text={json} label={`Copy the JSON of ${tool.name}`} />
         </summary>
@@ -94,7 +94,7 @@ function OperationCard({ tool }: { tool: CatalogTool }) {
 }
 
 export function SchemaPreview({ entry, stale, pending }: { entry: CatalogFile | null; stale: boolean; pending: boolean }) {
-  if (!entry) return <p className="p-4 text-sm text-zinc-500">Reading the file…</p>;
+  if (!entry) return <p className="p-4 text-sm text-zinc-500 dark:text-zinc-400">Reading the file…</p>;
   return (
     <div className="flex flex-col gap-3 p-3" aria-busy={pending}>
       {stale ? (
@@ -112,9 +112,9 @@ export function SchemaPreview({ entry, stale, pending }: { entry: CatalogFile | 
         </p>
       ) : null}
       {entry.kind === "helper" ? (
-        <p className="text-sm text-zinc-500">A helper file: the other files import it, and it offers no tools of its own.</p>
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">A helper file: the other files import it, and it offers no tools of its own.</p>
       ) : entry.tools.length === 0 ? (
-        <p className="text-sm text-zinc-500">
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">
           No operations yet. A public function with type hints and a docstring becomes one.
         </p>
       ) : (

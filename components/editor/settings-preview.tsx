@@ -21,11 +21,11 @@ export function SettingsPreview({ schema, path }: { schema: Record<string, unkno
   return (
     <section aria-label="Settings" className="m-3 rounded-md border border-dashed border-zinc-300 p-3 dark:border-zinc-700">
       <h3 className="text-sm font-semibold">Settings</h3>
-      <p className="mb-3 text-xs text-zinc-500">
+      <p className="mb-3 text-xs text-zinc-500 dark:text-zinc-400">
         Filled once per agent by its builder. Never shown to the model.
       </p>
       {properties.length === 0 ? (
-        <p className="text-xs text-zinc-500">This file has nothing to configure.</p>
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">This file has nothing to configure.</p>
       ) : (
         <div className="flex flex-col gap-3">
           {properties.map(([name, field]) =>
@@ -40,7 +40,7 @@ export function SettingsPreview({ schema, path }: { schema: Record<string, unkno
                   help={field["x-quiver-credential-help"]}
                   required={required.has(name)}
                 />
-                {field.description ? <span className="text-zinc-500">{field.description}</span> : null}
+                {field.description ? <span className="text-zinc-500 dark:text-zinc-400">{field.description}</span> : null}
               </div>
             ) : (
               <label key={name} className="flex flex-col gap-1 text-xs">
@@ -50,7 +50,7 @@ export function SettingsPreview({ schema, path }: { schema: Record<string, unkno
                 </span>
                 {field["x-quiver-kind"] === "root" ? (
                   <span className="flex items-center gap-2 rounded-md border border-zinc-300 px-2 py-1.5 font-mono dark:border-zinc-700">
-                    <Folder aria-hidden className="h-3.5 w-3.5 text-zinc-500" /> {String(field.default ?? "")}
+                    <Folder aria-hidden className="h-3.5 w-3.5 text-zinc-500 dark:text-zinc-400" /> {String(field.default ?? "")}
                   </span>
                 ) : (
                   <input
@@ -60,7 +60,7 @@ export function SettingsPreview({ schema, path }: { schema: Record<string, unkno
                     className="rounded-md border border-zinc-300 bg-transparent px-2 py-1.5 font-mono dark:border-zinc-700"
                   />
                 )}
-                {field.description ? <span className="text-zinc-500">{field.description}</span> : null}
+                {field.description ? <span className="text-zinc-500 dark:text-zinc-400">{field.description}</span> : null}
               </label>
             ),
           )}

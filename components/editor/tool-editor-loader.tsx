@@ -4,5 +4,5 @@ import dynamic from "next/dynamic";
 
 export const ToolEditorLoader = dynamic(() => import("./tool-editor").then((m) => m.ToolEditor), {
   ssr: false,
-  loading: () => <p className="m-8 text-sm text-zinc-500">Loading the editor…</p>,
+  loading: () => <p className="m-8 text-sm text-zinc-500 dark:text-zinc-400">Loading the editor…</p>,
 });

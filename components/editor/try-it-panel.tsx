@@ -127,8 +127,8 @@ export function TryItPanel({ path, entry, unsaved }: { path: string; entry: Cata
     };
   }, []);
 
-  if (!entry) return <p className="p-4 text-sm text-zinc-500">Reading the file…</p>;
-  if (tools.length === 0) return <p className="p-4 text-sm text-zinc-500">This file offers no operations to try yet.</p>;
+  if (!entry) return <p className="p-4 text-sm text-zinc-500 dark:text-zinc-400">Reading the file…</p>;
+  if (tools.length === 0) return <p className="p-4 text-sm text-zinc-500 dark:text-zinc-400">This file offers no operations to try yet.</p>;
 
   const text = run?.result?.content.map((part) => (part.type === "text" ? part.text : `[image: ${part.mimeType}]`)).join("\n");
 
@@ -172,7 +172,7 @@ export function TryItPanel({ path, entry, unsaved }: { path: string; entry: Cata
         {fields.length > 0 ? (
           <SchemaFields idPrefix="arg" fields={fields} values={values} errors={errors} onChange={(n, v) => setValues((p) => ({ ...p, [n]: v }))} />
         ) : (
-          <p className="text-xs text-zinc-500">This operation takes no parameters.</p>
+          <p className="text-xs text-zinc-500 dark:text-zinc-400">This operation takes no parameters.</p>
         )}
         {settingFields.length > 0 || secretFields.length > 0 ? (
           <fieldset className="rounded-md border border-dashed border-zinc-300 p-2 dark:border-zinc-700">
@@ -204,7 +204,7 @@ export function TryItPanel({ path, entry, unsaved }: { path: string; entry: Cata
           <Button type="submit" variant="primary" size="sm" disabled={run?.running}>
             <Play aria-hidden className="h-3.5 w-3.5" /> {run?.running ? "Running…" : "Run"}
           </Button>
-          <span className="text-xs text-zinc-500">Ctrl+Enter</span>
+          <span className="text-xs text-zinc-500 dark:text-zinc-400">Ctrl+Enter</span>
         </div>
       </form>
       {run ? (
@@ -222,10 +222,10 @@ export function TryItPanel({ path, entry, unsaved }: { path: string; entry: Cata
             >
               {run.running ? "Running…" : run.error ? "Could not run" : run.result ? outcomeLabel[run.result.outcome] : ""}
             </span>
-            {run.durationMs !== null ? <span className="text-zinc-500">{run.durationMs} ms</span> : null}
+            {run.durationMs !== null ? <span className="text-zinc-500 dark:text-zinc-400">{run.durationMs} ms</span> : null}
           </header>
           {run.progress.length > 0 ? (
-            <ul aria-label="Progress" className="border-b border-zinc-200 px-3 py-1 text-xs text-zinc-500 dark:border-zinc-800">
+            <ul aria-label="Progress" className="border-b border-zinc-200 px-3 py-1 text-xs text-zinc-500 dark:text-zinc-400 dark:border-zinc-800">
               {run.progress.map((line, index) => (
                 <li key={index}>{line}</li>
               ))}
@@ -268,15 +268,15 @@ export function TryItPanel({ path, entry, unsaved }: { path: string; entry: Cata
         </section>
       ) : null}
       <section aria-label="Examples">
-        <h3 className="mb-1 text-xs font-medium uppercase tracking-wide text-zinc-500">Examples</h3>
+        <h3 className="mb-1 text-xs font-medium uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Examples</h3>
         {(examples.data ?? []).length === 0 ? (
-          <p className="text-xs text-zinc-500">No saved calls yet: run one, then save it as an example to re-run it with one click.</p>
+          <p className="text-xs text-zinc-500 dark:text-zinc-400">No saved calls yet: run one, then save it as an example to re-run it with one click.</p>
         ) : (
           <ul className="flex flex-col gap-1">
             {examples.data!.map((example) => (
               <li key={example.id} className="flex items-center gap-2 text-xs">
                 <span className="min-w-0 flex-1 truncate">
-                  {example.title} <span className="font-mono text-zinc-500">{example.tool}</span>
+                  {example.title} <span className="font-mono text-zinc-500 dark:text-zinc-400">{example.tool}</span>
                 </span>
                 <Button size="sm" variant="ghost" aria-label={`Run ${example.title} again`} onClick={() => void start(example.tool, example.args, example.settings)}>
                   <Play aria-hidden className="h-3 w-3" />

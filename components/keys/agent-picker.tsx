@@ -43,8 +43,8 @@ export function AgentPicker({ value, onChange, error }: { value: KeyAgents; onCh
             />
           ) : null}
           <ErrorText error={list.error} />
-          {list.isPending ? <p className="text-zinc-500">Reading the agents…</p> : null}
-          {list.data?.length === 0 ? <p className="text-zinc-500">There are no agents yet; make one in Agents, or let the key use all agents.</p> : null}
+          {list.isPending ? <p className="text-zinc-500 dark:text-zinc-400">Reading the agents…</p> : null}
+          {list.data?.length === 0 ? <p className="text-zinc-500 dark:text-zinc-400">There are no agents yet; make one in Agents, or let the key use all agents.</p> : null}
           <ul className="max-h-40 overflow-y-auto">
             {agents.map((agent) => (
               <li key={agent.id}>
@@ -57,7 +57,7 @@ export function AgentPicker({ value, onChange, error }: { value: KeyAgents; onCh
           </ul>
         </div>
       ) : null}
-      <span id="key-agents-note" className={`text-xs ${error ? "text-red-600" : "text-zinc-500"}`}>
+      <span id="key-agents-note" className={`text-xs ${error ? "text-red-600" : "text-zinc-500 dark:text-zinc-400"}`}>
         {error ?? "A program with this key can reach only these agents; any other answers that the key may not use it."}
       </span>
     </fieldset>

@@ -44,7 +44,7 @@ export function KeyShownOnce({ name, value, onDone }: { name: string; value: str
             {copied === "yes" ? "Copied" : "Copy"}
           </Button>
         </div>
-        <span id="new-key-value-note" className={`text-xs ${copied === "failed" ? "text-red-600" : "text-zinc-500"}`} role={copied === "failed" ? "alert" : undefined}>
+        <span id="new-key-value-note" className={`text-xs ${copied === "failed" ? "text-red-600" : "text-zinc-500 dark:text-zinc-400"}`} role={copied === "failed" ? "alert" : undefined}>
           {copied === "failed"
             ? "This browser would not copy from this page; the value is selected: press Ctrl+C (or Cmd+C) to copy it."
             : "This value will not be shown again: the studio keeps only a hash of it. Lost, it cannot be recovered; revoke the key and make a new one."}

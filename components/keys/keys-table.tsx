@@ -18,7 +18,7 @@ import { agentWords, scopeWords } from "./words";
 type Status = { label: string; tone: string };
 
 function statusOf(key: { revokedAt: string | null; expiresAt: string | null }, now: number): Status {
-  if (key.revokedAt) return { label: `Revoked ${formatDate(key.revokedAt, "date")}`, tone: "text-zinc-500" };
+  if (key.revokedAt) return { label: `Revoked ${formatDate(key.revokedAt, "date")}`, tone: "text-zinc-500 dark:text-zinc-400" };
   if (key.expiresAt && new Date(key.expiresAt).getTime() <= now) return { label: "Expired", tone: "text-amber-700 dark:text-amber-400" };
   return { label: "Active", tone: "text-emerald-700 dark:text-emerald-400" };
 }
@@ -49,7 +49,7 @@ export function KeysTable() {
           className="max-w-xl text-sm text-red-600"
         />
       ) : list.isPending ? (
-        <p className="text-sm text-zinc-500">Reading the keys…</p>
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the keys…</p>
       ) : rows.length === 0 ? (
         <EmptyState icon={KeySquare} title="No API keys yet — New key" actions={newButton}>
           A key lets a program outside the studio use your agents: a chat front end through the OpenAI-compatible
@@ -83,11 +83,11 @@ export function KeysTable() {
                     <TableCell className="whitespace-nowrap font-mono text-xs">{key.prefix}…</TableCell>
                     <TableCell className="max-w-xs">
                       <span className="block">{agentWords(key.agents, key.agentNames)}</span>
-                      <span className="block text-xs text-zinc-500">May {scopeWords(key.scopes)}</span>
+                      <span className="block text-xs text-zinc-500 dark:text-zinc-400">May {scopeWords(key.scopes)}</span>
                     </TableCell>
                     <TableCell className="text-zinc-600 dark:text-zinc-400">
                       <Time at={key.createdAt} format="date" />
-                      <span className="block text-xs text-zinc-500">by {key.createdByName ?? "someone since removed"}</span>
+                      <span className="block text-xs text-zinc-500 dark:text-zinc-400">by {key.createdByName ?? "someone since removed"}</span>
                     </TableCell>
                     <TableCell className="text-zinc-600 dark:text-zinc-400">{key.lastUsedAt ? <Time at={key.lastUsedAt} /> : "Never"}</TableCell>
                     <TableCell className="text-zinc-600 dark:text-zinc-400">{key.expiresAt ? <Time at={key.expiresAt} format="date" /> : "Never"}</TableCell>

@@ -124,11 +124,11 @@ export function NewKeyDialog({ open, onOpenChange }: { open: boolean; onOpenChan
                 />
                 <span>
                   {label}
-                  <span className="block text-xs text-zinc-500">{hint}</span>
+                  <span className="block text-xs text-zinc-500 dark:text-zinc-400">{hint}</span>
                 </span>
               </label>
             ))}
-            <span id="key-scopes-note" className={`text-xs ${scopeError ? "text-red-600" : "text-zinc-500"}`}>
+            <span id="key-scopes-note" className={`text-xs ${scopeError ? "text-red-600" : "text-zinc-500 dark:text-zinc-400"}`}>
               {scopeError ?? "Tick only what the program needs: a key that only reads runs cannot approve a call."}
             </span>
           </fieldset>
@@ -184,7 +184,7 @@ export function NewKeyDialog({ open, onOpenChange }: { open: boolean; onOpenChan
                 />
               ) : null}
             </div>
-            <span id="key-expiry-note" className={`text-xs ${at("expiresAt") ? "text-red-600" : "text-zinc-500"}`}>
+            <span id="key-expiry-note" className={`text-xs ${at("expiresAt") ? "text-red-600" : "text-zinc-500 dark:text-zinc-400"}`}>
               {at("expiresAt") ?? "After this the key stops working by itself; you can revoke it earlier at any time."}
             </span>
           </div>

@@ -22,7 +22,7 @@ export function OAuthFields({ form, change, at, secrets }: Props) {
         <input type="checkbox" checked={form.oauth} onChange={(e) => change({ oauth: e.target.checked })} aria-describedby="mcp-oauth-note" />
         Sign in with OAuth (an admin presses Connect and consents; the studio keeps the tokens)
       </label>
-      <span id="mcp-oauth-note" className={`text-xs ${problem ? "text-red-600" : "text-zinc-500"}`}>
+      <span id="mcp-oauth-note" className={`text-xs ${problem ? "text-red-600" : "text-zinc-500 dark:text-zinc-400"}`}>
         {problem ?? "For servers that demand a sign-in. Without it, only the headers above are sent."}
       </span>
       {form.oauth ? (

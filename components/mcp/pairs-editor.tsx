@@ -99,7 +99,7 @@ export function PairsEditor({
           </div>
         );
       })}
-      <span id={`${id}-note`} className={`text-xs ${listProblems.length > 0 ? "text-red-600" : "text-zinc-500"}`}>
+      <span id={`${id}-note`} className={`text-xs ${listProblems.length > 0 ? "text-red-600" : "text-zinc-500 dark:text-zinc-400"}`}>
         {listProblems.length > 0 ? listProblems.join(" ") : "A value may name a secret as ${NAME}; it is filled in only when the server starts."}
       </span>
     </fieldset>

@@ -26,7 +26,7 @@ function Transport({ server }: { server: Row }) {
   return (
     <div className="flex max-w-[11rem] flex-col">
       <span>{label}</span>
-      <code title={line} className="truncate font-mono text-xs text-zinc-500">
+      <code title={line} className="truncate font-mono text-xs text-zinc-500 dark:text-zinc-400">
         {line}
       </code>
     </div>
@@ -81,7 +81,7 @@ export function ServerRow({ server, onEdit, onDelete }: { server: Row; onEdit: (
       <TableRow id={server.id} className="align-top">
         <TableCell>
           <span className="font-medium">{server.name}</span>
-          {server.description ? <span className="block max-w-xs text-xs text-zinc-500">{server.description}</span> : null}
+          {server.description ? <span className="block max-w-xs text-xs text-zinc-500 dark:text-zinc-400">{server.description}</span> : null}
         </TableCell>
         <TableCell className="min-w-[11rem]">
           <StatusBadge status={status} />
@@ -104,7 +104,7 @@ export function ServerRow({ server, onEdit, onDelete }: { server: Row; onEdit: (
         <TableCell className="text-zinc-600 dark:text-zinc-400">{status.toolsReadAt ? <Time at={status.toolsReadAt} /> : "Not yet"}</TableCell>
         <TableCell className="min-w-[6rem] text-xs">
           {server.agents.length === 0 ? (
-            <span className="whitespace-nowrap text-zinc-400">No agent</span>
+            <span className="whitespace-nowrap text-zinc-500 dark:text-zinc-400">No agent</span>
           ) : (
             <ul className="flex flex-col gap-0.5">
               {server.agents.map((agent) => (
@@ -149,7 +149,7 @@ export function ServerRow({ server, onEdit, onDelete }: { server: Row; onEdit: (
           <td colSpan={COLUMNS} className="px-4 pb-4 pt-1">
             {stderrOpen ? (
               <section aria-label={`Recent stderr of ${server.name}`} className="mb-3">
-                <p className="mb-1 text-xs font-medium text-zinc-500">Recent stderr (secrets masked)</p>
+                <p className="mb-1 text-xs font-medium text-zinc-500 dark:text-zinc-400">Recent stderr (secrets masked)</p>
                 <pre className="max-h-48 overflow-auto whitespace-pre-wrap rounded bg-zinc-950 p-2 font-mono text-xs text-zinc-100">
                   {status.stderr || "Nothing written to stderr yet."}
                 </pre>

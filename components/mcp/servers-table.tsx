@@ -47,7 +47,7 @@ export function ServersTable() {
           className="max-w-xl text-sm text-red-600"
         />
       ) : list.isPending ? (
-        <p className="text-sm text-zinc-500">Reading the MCP servers…</p>
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the MCP servers…</p>
       ) : rows.length === 0 ? (
         <EmptyState icon={Server} title="No MCP servers yet — New server or Import mcp.json" actions={actions}>
           An MCP server offers tools agents can use. Register one by the command that starts it or the URL that reaches

@@ -19,7 +19,7 @@ export function SignInLine({ server }: { server: ServerRow }) {
   return (
     <div className="mt-1 flex max-w-xs flex-col gap-0.5 text-xs">
       {signIn.signedIn && signIn.signedInAt ? (
-        <span className="text-zinc-500">
+        <span className="text-zinc-500 dark:text-zinc-400">
           Signed in{signIn.signedInBy ? ` by ${signIn.signedInBy}` : ""}, <Time at={signIn.signedInAt} />
           {signIn.refreshedAt ? (
             <>

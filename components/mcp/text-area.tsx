@@ -43,7 +43,7 @@ export function TextArea({
         }}
         className="rounded-md border border-zinc-300 bg-transparent px-2 py-1.5 font-mono text-xs outline-none focus:border-accent aria-[invalid=true]:border-red-500 dark:border-zinc-700"
       />
-      <span id={`${id}-note`} className={`whitespace-pre-line text-xs ${error ? "text-red-600" : "text-zinc-500"}`}>
+      <span id={`${id}-note`} className={`whitespace-pre-line text-xs ${error ? "text-red-600" : "text-zinc-500 dark:text-zinc-400"}`}>
         {error ?? hint ?? ""}
       </span>
     </div>

@@ -39,7 +39,7 @@ export function ToolsList({ serverId, serverName }: { serverId: string; serverNa
     refetchOnWindowFocus: false,
   });
 
-  if (tools.isPending) return <p className="text-xs text-zinc-500">Reading the tools of {serverName}…</p>;
+  if (tools.isPending) return <p className="text-xs text-zinc-500 dark:text-zinc-400">Reading the tools of {serverName}…</p>;
   if (tools.error) {
     return (
       <p role="alert" className="text-xs text-red-600">
@@ -50,7 +50,7 @@ export function ToolsList({ serverId, serverName }: { serverId: string; serverNa
   const list = tools.data.tools;
   return (
     <section aria-label={`Tools of ${serverName}`} className="flex flex-col gap-2">
-      <div className="flex items-center gap-3 text-xs text-zinc-500">
+      <div className="flex items-center gap-3 text-xs text-zinc-500 dark:text-zinc-400">
         <span>
           {list.length} tool{list.length === 1 ? "" : "s"}, read <Time at={tools.data.readAt} />
         </span>
@@ -59,14 +59,14 @@ export function ToolsList({ serverId, serverName }: { serverId: string; serverNa
         </Button>
       </div>
       {list.length === 0 ? (
-        <p className="text-xs text-zinc-500">The server offers no tools.</p>
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">The server offers no tools.</p>
       ) : (
       <ul className="flex flex-col divide-y divide-zinc-100 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
         {list.map((tool) => (
           <li key={tool.name} className="flex items-start gap-2 px-3 py-2">
             <details className="min-w-0 flex-1">
               <summary className="cursor-pointer text-sm">
-                <span className="font-medium">{toolTitle(tool)}</span> <code className="ml-1 font-mono text-xs text-zinc-500">{tool.name}</code>
+                <span className="font-medium">{toolTitle(tool)}</span> <code className="ml-1 font-mono text-xs text-zinc-500 dark:text-zinc-400">{tool.name}</code>
                 {tool.description ? <span className="mt-0.5 block pl-4 text-xs text-zinc-600 dark:text-zinc-400">{tool.description}</span> : null}
               </summary>
               <pre aria-label={`Input schema of ${tool.name}`} className="mt-2 max-h-64 overflow-auto rounded bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-950">

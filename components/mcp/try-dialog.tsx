@@ -98,7 +98,7 @@ function TryForm({ serverId, serverName, tool, onClose }: { serverId: string; se
         {fields.length > 0 ? (
           <SchemaFields idPrefix={`try-${tool.name}`} fields={fields} values={values} errors={errors} onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))} />
         ) : (
-          <p className="text-xs text-zinc-500">This tool takes no arguments.</p>
+          <p className="text-xs text-zinc-500 dark:text-zinc-400">This tool takes no arguments.</p>
         )}
         {confirming || asksConfirmation ? (
           <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-xs text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
@@ -133,7 +133,7 @@ function TryForm({ serverId, serverName, tool, onClose }: { serverId: string; se
               <Square aria-hidden className="h-3 w-3" /> Stop
             </Button>
           ) : null}
-          <span className="text-xs text-zinc-500">Ctrl+Enter</span>
+          <span className="text-xs text-zinc-500 dark:text-zinc-400">Ctrl+Enter</span>
           <Button type="button" size="sm" variant="ghost" className="ml-auto" onClick={onClose}>
             Close
           </Button>

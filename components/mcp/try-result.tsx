@@ -34,7 +34,7 @@ export function TryResult({ run, tool }: { run: TryRun; tool: string }) {
         <span role="status" className={`font-medium ${tone}`}>
           {text}
         </span>
-        {run.durationMs !== null ? <span className="text-zinc-500">{run.durationMs} ms</span> : null}
+        {run.durationMs !== null ? <span className="text-zinc-500 dark:text-zinc-400">{run.durationMs} ms</span> : null}
       </header>
       {run.progress.length > 0 ? (
         <ol aria-label="Progress" className="border-b border-zinc-200 px-3 py-1.5 text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
@@ -60,7 +60,7 @@ export function TryResult({ run, tool }: { run: TryRun; tool: string }) {
                 // eslint-disable-next-line @next/next/no-img-element -- a data URL the tool answered, not a page asset
                 <img key={index} src={`data:${part.mimeType};base64,${part.data}`} alt={`Image ${tool} answered (${part.mimeType})`} className="mx-3 mb-2 max-h-48 rounded border border-zinc-200 dark:border-zinc-800" />
               ) : (
-                <p key={index} className="px-3 pb-2 text-zinc-500">
+                <p key={index} className="px-3 pb-2 text-zinc-500 dark:text-zinc-400">
                   An image of type {part.mimeType}, not shown here.
                 </p>
               )

@@ -42,8 +42,8 @@ export function CallCard({ call, runId, calls, within }: { call: Call; runId: st
           <span aria-hidden className={`h-2 w-2 rounded-full ${state.dot}`} />
         )}
         <span className="font-medium">{title}</span>
-        {call.title ? <span className="truncate font-mono text-xs text-zinc-500">{call.name}</span> : null}
-        <span className="ml-auto flex shrink-0 items-center gap-2 text-xs text-zinc-500">
+        {call.title ? <span className="truncate font-mono text-xs text-zinc-500 dark:text-zinc-400">{call.name}</span> : null}
+        <span className="ml-auto flex shrink-0 items-center gap-2 text-xs text-zinc-500 dark:text-zinc-400">
           <span role="status" className={call.state === "ok" ? "text-emerald-700 dark:text-emerald-400" : call.result && call.state !== "refused" ? "text-red-600" : ""}>
             {state.label}
           </span>
@@ -54,7 +54,7 @@ export function CallCard({ call, runId, calls, within }: { call: Call; runId: st
       <div className="flex flex-col gap-2 px-3 py-2">
         {call.args && Object.keys(call.args).length > 0 ? (
           <div>
-            <p className="mb-1 text-xs text-zinc-500">Arguments{call.repaired ? " (repaired from what the model wrote)" : ""}</p>
+            <p className="mb-1 text-xs text-zinc-500 dark:text-zinc-400">Arguments{call.repaired ? " (repaired from what the model wrote)" : ""}</p>
             <pre className={preClass}>{JSON.stringify(call.args, null, 2)}</pre>
           </div>
         ) : null}
@@ -71,7 +71,7 @@ export function CallCard({ call, runId, calls, within }: { call: Call; runId: st
                 {runId ? (
                   <ApprovalActions runId={runId} callId={call.callId} title={title} grantable={call.approval.grantable} />
                 ) : (
-                  <p className="text-xs text-zinc-500">Not decided.</p>
+                  <p className="text-xs text-zinc-500 dark:text-zinc-400">Not decided.</p>
                 )}
               </>
             )}
@@ -89,7 +89,7 @@ export function CallCard({ call, runId, calls, within }: { call: Call; runId: st
             ) : runId ? (
               <QuestionBox runId={runId} callId={call.callId} choices={call.question.choices} />
             ) : (
-              <p className="text-xs text-zinc-500">Not answered.</p>
+              <p className="text-xs text-zinc-500 dark:text-zinc-400">Not answered.</p>
             )}
           </div>
         ) : null}
@@ -103,7 +103,7 @@ export function CallCard({ call, runId, calls, within }: { call: Call; runId: st
           </ul>
         ) : null}
         {call.specialist ? (
-          <p className="text-xs text-zinc-500">
+          <p className="text-xs text-zinc-500 dark:text-zinc-400">
             The agent works on this in a run of its own.{" "}
             <Link href={`/runs/${call.specialist.runId}`} className="text-accent hover:underline">
               Open the specialist&rsquo;s run
@@ -118,7 +118,7 @@ export function CallCard({ call, runId, calls, within }: { call: Call; runId: st
             aria-label={maker === "specialist" ? "Calls the specialist made" : `Calls this ${maker} made`}
             className="flex flex-col gap-2 border-l-2 border-zinc-200 pl-3 dark:border-zinc-800"
           >
-            <p className="text-xs text-zinc-500">
+            <p className="text-xs text-zinc-500 dark:text-zinc-400">
               {maker === "specialist" ? "Called by the specialist in its run" : maker === "program" ? "Called by this program through quiver.sources" : "Called by this tool through ctx.system"}
             </p>
             {made.map((id) =>
@@ -128,7 +128,7 @@ export function CallCard({ call, runId, calls, within }: { call: Call; runId: st
         ) : null}
         {call.result ? (
           <div>
-            <p className="mb-1 text-xs text-zinc-500">
+            <p className="mb-1 text-xs text-zinc-500 dark:text-zinc-400">
               {within === "specialist" ? "Result, as the specialist got it" : call.parent ? `Result, as the ${within === "program" ? "program" : "tool"} got it` : "Result, as the model got it"}{call.result.deduped ? " (repeated from an identical earlier call)" : ""}
             </p>
             <pre aria-label="Result" className={preClass}>
@@ -142,7 +142,7 @@ export function CallCard({ call, runId, calls, within }: { call: Call; runId: st
                 ))}
               </div>
             ) : null}
-            {call.result.truncated ? <p className="mt-1 text-xs text-zinc-500">Cut to fit; the whole result is kept at {call.result.truncated} in the agent’s working folder.</p> : null}
+            {call.result.truncated ? <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">Cut to fit; the whole result is kept at {call.result.truncated} in the agent’s working folder.</p> : null}
           </div>
         ) : null}
       </div>

@@ -65,11 +65,11 @@ export function IoRequestCard({ call, runId }: { call: Call; runId: string | nul
           {call.approval?.note ? <> Note: “{call.approval.note}”</> : null}
         </p>
       ) : !waiting ? (
-        <p role="status" className="text-xs text-zinc-500">
+        <p role="status" className="text-xs text-zinc-500 dark:text-zinc-400">
           {io.kind === "ask" ? "Nobody answered." : "Nobody answered, so the tool was told no."}
         </p>
       ) : !runId ? (
-        <p className="text-xs text-zinc-500">Not decided.</p>
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">Not decided.</p>
       ) : io.kind === "ask" ? (
         <QuestionBox runId={runId} callId={call.callId} choices={call.question?.choices ?? []} />
       ) : (

@@ -47,7 +47,7 @@ export function MessageBox({ onSend, disabled, hint, stop }: Props) {
             }
           }}
           placeholder={hint}
-          className="block max-h-48 w-full resize-none bg-transparent px-1 text-sm outline-none placeholder:text-zinc-400"
+          className="block max-h-48 w-full resize-none bg-transparent px-1 text-sm outline-none placeholder:text-zinc-500 dark:placeholder:text-zinc-400"
         />
       </label>
       {stop ? (

@@ -34,7 +34,7 @@ export function RecoveryBox({ runId, callId, title, recovery }: { runId: string 
   return (
     <div className="rounded-md bg-amber-50 px-3 py-2 dark:bg-amber-950/40">
       <p className="mb-2 text-xs text-amber-900 dark:text-amber-200">{WHY[recovery.why]} Check whether it took effect, then say what to do.</p>
-      {runId ? <RecoveryActions runId={runId} callId={callId} title={title} /> : <p className="text-xs text-zinc-500">Not decided.</p>}
+      {runId ? <RecoveryActions runId={runId} callId={callId} title={title} /> : <p className="text-xs text-zinc-500 dark:text-zinc-400">Not decided.</p>}
     </div>
   );
 }

@@ -30,15 +30,15 @@ export function RunFacts({ trace, extra }: { trace: Trace; extra?: { label: stri
   ];
   return (
     <section aria-labelledby="facts-heading">
-      <h2 id="facts-heading" className="mb-2 text-xs font-medium uppercase tracking-wide text-zinc-500">
+      <h2 id="facts-heading" className="mb-2 text-xs font-medium uppercase tracking-wide text-zinc-500 dark:text-zinc-400">
         This run
       </h2>
       <dl className="grid grid-cols-[5.5rem_minmax(0,1fr)] gap-x-2 gap-y-1.5 text-sm">
-        <dt className="text-zinc-500">Status</dt>
-        <dd>{trace.status ? <StatusBadge status={trace.status} waitingFor={waitingFor(trace)} /> : <span className="text-zinc-500">Not started</span>}</dd>
+        <dt className="text-zinc-500 dark:text-zinc-400">Status</dt>
+        <dd>{trace.status ? <StatusBadge status={trace.status} waitingFor={waitingFor(trace)} /> : <span className="text-zinc-500 dark:text-zinc-400">Not started</span>}</dd>
         {rows.map((row) => (
           <div key={row.label} className="contents">
-            <dt className="text-zinc-500">{row.label}</dt>
+            <dt className="text-zinc-500 dark:text-zinc-400">{row.label}</dt>
             <dd className="break-words">{row.value}</dd>
           </div>
         ))}

@@ -15,7 +15,7 @@ export function RunTrace({ runId, events, startedBy }: Props) {
     <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)_18rem]">
       <div className="min-h-0 overflow-auto px-8 py-6">
         <div className="mx-auto max-w-3xl">
-          {trace.items.length === 0 ? <p className="text-sm text-zinc-500">This run has no steps yet.</p> : <Conversation trace={trace} runId={null} />}
+          {trace.items.length === 0 ? <p className="text-sm text-zinc-500 dark:text-zinc-400">This run has no steps yet.</p> : <Conversation trace={trace} runId={null} />}
         </div>
       </div>
       <aside aria-label="Run details" className="flex min-h-0 flex-col gap-6 overflow-auto border-l border-zinc-200 px-5 py-6 dark:border-zinc-800">

@@ -129,11 +129,11 @@ export function RunsTable() {
                 <Link href={`/runs/${run.id}`} className="font-medium hover:text-accent hover:underline">
                   {run.agentName || "Untitled agent"}
                 </Link>
-                <span className="block text-xs text-zinc-500">version {run.agentVersion}</span>
+                <span className="block text-xs text-zinc-500 dark:text-zinc-400">version {run.agentVersion}</span>
               </TableCell>
               <TableCell className="text-zinc-700 dark:text-zinc-300">
                 {/* A key is no person: the How column names it. */}
-                {run.startedBy.startsWith("key:") ? <span className="text-zinc-400">no one, a program</span> : (run.startedByName ?? "someone since removed")}
+                {run.startedBy.startsWith("key:") ? <span className="text-zinc-500 dark:text-zinc-400">no one, a program</span> : (run.startedByName ?? "someone since removed")}
               </TableCell>
               <TableCell className="text-zinc-600 dark:text-zinc-400">{viaWords(run)}</TableCell>
               <TableCell className="whitespace-nowrap text-zinc-600 dark:text-zinc-400">

@@ -55,7 +55,7 @@ export function SecretPicker({
   return (
     <div className="flex flex-col gap-1 text-xs">
       <label htmlFor={id} className="flex items-center gap-1.5 font-mono font-medium">
-        <KeyRound aria-hidden className="h-3.5 w-3.5 text-zinc-500" />
+        <KeyRound aria-hidden className="h-3.5 w-3.5 text-zinc-500 dark:text-zinc-400" />
         {field}
         {required ? <span className="text-red-600" aria-hidden> *</span> : null}
       </label>
@@ -76,15 +76,15 @@ export function SecretPicker({
       </select>
       <div id={noteId} className="flex flex-col gap-0.5">
         {error ? <span className="text-red-600">{error}</span> : null}
-        {help ? <span className="text-zinc-500">{help}</span> : null}
+        {help ? <span className="text-zinc-500 dark:text-zinc-400">{help}</span> : null}
         {names.error ? (
           <span role="alert" className="text-red-600">{errorSentence(names.error)}</span>
         ) : names.data && known.length === 0 ? (
-          <span className="text-zinc-500">No secrets yet: an admin can create one in Settings → Secrets.</span>
+          <span className="text-zinc-500 dark:text-zinc-400">No secrets yet: an admin can create one in Settings → Secrets.</span>
         ) : null}
         {name && path ? (
           check.isFetching ? (
-            <span className="text-zinc-500">Checking {name}…</span>
+            <span className="text-zinc-500 dark:text-zinc-400">Checking {name}…</span>
           ) : check.error ? (
             <span role="alert" className="flex items-start gap-1 text-red-600">
               <CircleAlert aria-hidden className="mt-px h-3.5 w-3.5 shrink-0" /> {errorSentence(check.error)}

@@ -18,7 +18,7 @@ import { RotateSecretDialog } from "./rotate-secret-dialog";
 type Reference = { id: string; label: string; href: string };
 
 function WhereUsed({ references }: { references: Reference[] }) {
-  if (references.length === 0) return <span className="text-zinc-400">Not used</span>;
+  if (references.length === 0) return <span className="text-zinc-500 dark:text-zinc-400">Not used</span>;
   return (
     <ul className="flex flex-col gap-0.5">
       {references.slice(0, 3).map((reference) => (
@@ -28,7 +28,7 @@ function WhereUsed({ references }: { references: Reference[] }) {
           </Link>
         </li>
       ))}
-      {references.length > 3 ? <li className="text-zinc-500">and {references.length - 3} more</li> : null}
+      {references.length > 3 ? <li className="text-zinc-500 dark:text-zinc-400">and {references.length - 3} more</li> : null}
     </ul>
   );
 }
@@ -59,9 +59,9 @@ export function SecretsTable() {
           className="max-w-xl text-sm text-red-600"
         />
       ) : list.isPending ? (
-        <p className="text-sm text-zinc-500">Reading the secrets…</p>
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the secrets…</p>
       ) : rows.length === 0 ? (
-        <EmptyState icon={KeyRound} title="No secrets yet" actions={newButton}>
+        <EmptyState icon={KeyRound} title="No secrets yet — New secret" actions={newButton}>
           A secret is a token or password a tool needs. Save it here once; builders then pick it by name, as{" "}
           <code className="font-mono">{"${NAME}"}</code>, in a tool&apos;s settings.
         </EmptyState>
@@ -90,7 +90,7 @@ export function SecretsTable() {
                   <TableCell className="text-zinc-600 dark:text-zinc-400">{secret.lastUsedAt ? <Time at={secret.lastUsedAt} /> : "Never"}</TableCell>
                   <TableCell className="text-zinc-600 dark:text-zinc-400">
                     <Time at={secret.updatedAt} />
-                    {secret.updatedByName ? <span className="block text-xs text-zinc-500">by {secret.updatedByName}</span> : null}
+                    {secret.updatedByName ? <span className="block text-xs text-zinc-500 dark:text-zinc-400">by {secret.updatedByName}</span> : null}
                   </TableCell>
                   <TableCell className="whitespace-nowrap text-right">
                     <Button size="sm" variant="ghost" aria-label={`Rotate ${secret.name}`} onClick={() => setRotating(secret.name)}>

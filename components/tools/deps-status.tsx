@@ -23,7 +23,7 @@ const words: Record<DepsState, string> = {
 };
 
 function StateIcon({ state }: { state: DepsState }) {
-  if (state === "installing") return <LoaderCircle aria-hidden className="h-3.5 w-3.5 animate-spin text-zinc-500" />;
+  if (state === "installing") return <LoaderCircle aria-hidden className="h-3.5 w-3.5 animate-spin text-zinc-500 dark:text-zinc-400" />;
   if (state === "installed" || state === "unchanged") return <CircleCheck aria-hidden className="h-3.5 w-3.5 text-emerald-600" />;
   if (state === "failed" || state === "interrupted") return <CircleAlert aria-hidden className="h-3.5 w-3.5 text-red-600" />;
   return <CircleDashed aria-hidden className="h-3.5 w-3.5 text-zinc-400" />;
@@ -71,7 +71,7 @@ export function DepsPanel() {
         <div className="min-w-0 flex-1">
           <h2 className="font-medium">Dependencies</h2>
           {data ? (
-            <p className="text-xs text-zinc-500">
+            <p className="text-xs text-zinc-500 dark:text-zinc-400">
               Read from <code className="font-mono">{data.root}</code>, in order: requirements.txt, pyproject.toml&apos;s [project]
               dependencies, setup.sh. Saving one of them installs at once.
             </p>
@@ -93,7 +93,7 @@ export function DepsPanel() {
             <p role="status" className={`flex items-center gap-1.5 font-medium ${data.state === "failed" ? "text-red-600" : ""}`}>
               <StateIcon state={data.state} /> {words[data.state]}
               {data.last && data.state !== "installing" ? (
-                <span className="font-normal text-zinc-500">
+                <span className="font-normal text-zinc-500 dark:text-zinc-400">
                   · <Time at={data.last.at} /> · {data.last.seconds.toFixed(1)} s
                 </span>
               ) : null}
@@ -104,8 +104,8 @@ export function DepsPanel() {
             {data.note ? <p className="text-amber-700 dark:text-amber-400">{data.note}</p> : null}
           </div>
           <div className="flex min-h-0 flex-1 flex-col">
-            <h3 className="mb-1 text-xs font-medium uppercase tracking-wide text-zinc-500">Log</h3>
-            <p className="mb-1 text-xs text-zinc-500">
+            <h3 className="mb-1 text-xs font-medium uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Log</h3>
+            <p className="mb-1 text-xs text-zinc-500 dark:text-zinc-400">
               <code className="font-mono">{data.log.path}</code>: the last install&apos;s transcript, then a line per run, newest last
               {data.log.truncated ? " (only its end is shown)" : ""}.
             </p>
@@ -114,12 +114,12 @@ export function DepsPanel() {
                 {data.log.text}
               </pre>
             ) : (
-              <p className="text-xs text-zinc-500">No log yet: nothing has been installed for this tree.</p>
+              <p className="text-xs text-zinc-500 dark:text-zinc-400">No log yet: nothing has been installed for this tree.</p>
             )}
           </div>
         </>
       ) : log.isPending ? (
-        <p className="text-zinc-500">Reading the dependency status…</p>
+        <p className="text-zinc-500 dark:text-zinc-400">Reading the dependency status…</p>
       ) : null}
     </section>
   );

@@ -6,7 +6,7 @@ export function HookPanel() {
   return (
     <section aria-label="Call hook" className="space-y-3 p-3 text-sm">
       <h2 className="flex items-center gap-1.5 font-medium">
-        <Shield aria-hidden className="h-4 w-4 text-zinc-500" /> The call hook
+        <Shield aria-hidden className="h-4 w-4 text-zinc-500 dark:text-zinc-400" /> The call hook
       </h2>
       <p>
         <code className="font-mono">check(call)</code> sees every call of every agent by name, arguments, source, agent and run before it
@@ -15,7 +15,7 @@ export function HookPanel() {
         <code className="font-mono">raise Refused(&quot;why&quot;)</code>.
       </p>
       <p>Saved, it decides the very next call. A hook that cannot decide (a syntax error, no check, an exception, no answer in 10 s) refuses the call and says why.</p>
-      <p className="text-xs text-zinc-500">Tools cannot write this file: it sits outside the tree, in hooks/ beside it.</p>
+      <p className="text-xs text-zinc-500 dark:text-zinc-400">Tools cannot write this file: it sits outside the tree, in hooks/ beside it.</p>
     </section>
   );
 }

@@ -23,7 +23,7 @@ export function ProjectFilesList({
   const present = new Map((list.data ?? []).map((file) => [file.name, file.present]));
   return (
     <section aria-label="Project files" className="border-t border-zinc-200 pt-2 dark:border-zinc-800">
-      <h2 className="px-3 pb-1 text-xs font-medium uppercase tracking-wide text-zinc-500">Project files</h2>
+      <h2 className="px-3 pb-1 text-xs font-medium uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Project files</h2>
       <ErrorText error={list.error} className="px-3 text-xs text-red-600" />
       <ul>
         {PROJECT_FILES.map((name) => {
@@ -41,7 +41,7 @@ export function ProjectFilesList({
                   name === active
                     ? "bg-accent-soft text-accent dark:bg-zinc-800 dark:text-zinc-50"
                     : "hover:bg-zinc-100 dark:hover:bg-zinc-800"
-                } ${missing ? "text-zinc-400" : ""}`}
+                } ${missing ? "text-zinc-500 dark:text-zinc-400" : ""}`}
               >
                 <span className="min-w-0 flex-1 truncate">{name}</span>
                 {/* The markers stay out of the button's name (the file's), and the title describes them. */}

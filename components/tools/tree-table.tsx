@@ -39,7 +39,7 @@ export function TreeTable({ canEdit }: { canEdit: boolean }) {
     <section className="px-8 py-6" aria-label="Tool files">
       <NewFileDialog open={creating} onOpenChange={setCreating} />
       {data.files.length === 0 ? (
-        <EmptyState icon={FileCode2} title="No tool files yet" actions={newButton}>
+        <EmptyState icon={FileCode2} title={canEdit ? "No tool files yet — New tool file" : "No tool files yet — a developer adds them"} actions={newButton}>
           A tool file is a Python file in <code className="font-mono">{data.dir}</code> whose functions, with type hints and a
           docstring, become the tools a model can call.
         </EmptyState>
@@ -76,11 +76,11 @@ export function TreeTable({ canEdit }: { canEdit: boolean }) {
                     {/* Without a TITLE the file's own first docstring line is what a person reads. */}
                     {file.title ? <span className="block">{file.title}</span> : null}
                     {file.description ? (
-                      <span className={`block max-w-md truncate ${file.title ? "text-xs text-zinc-500" : ""}`}>
+                      <span className={`block max-w-md truncate ${file.title ? "text-xs text-zinc-500 dark:text-zinc-400" : ""}`}>
                         {file.description}
                       </span>
                     ) : null}
-                    {!file.title && !file.description ? <span className="text-zinc-400">—</span> : null}
+                    {!file.title && !file.description ? <span className="text-zinc-500 dark:text-zinc-400">—</span> : null}
                   </TableCell>
                   <TableCell className="text-zinc-600 dark:text-zinc-400">{file.kind ? kindLabels[file.kind] : "—"}</TableCell>
                   <TableCell className="text-right tabular-nums">{file.kind === "helper" ? "—" : file.operations}</TableCell>
@@ -90,7 +90,7 @@ export function TreeTable({ canEdit }: { canEdit: boolean }) {
                         Not offered now
                       </span>
                     ) : file.errors.length === 0 ? (
-                      <span className="text-zinc-400">None</span>
+                      <span className="text-zinc-500 dark:text-zinc-400">None</span>
                     ) : (
                       <span className="text-red-600" title={file.errors.map((e) => `line ${e.line ?? "?"}: ${e.message}`).join("\n")}>
                         {file.errors.length} {file.errors.length === 1 ? "error" : "errors"}
@@ -107,7 +107,7 @@ export function TreeTable({ canEdit }: { canEdit: boolean }) {
           </Table>
         </>
       )}
-      <footer className="mt-6 flex flex-wrap items-center gap-x-6 gap-y-1 text-xs text-zinc-500">
+      <footer className="mt-6 flex flex-wrap items-center gap-x-6 gap-y-1 text-xs text-zinc-500 dark:text-zinc-400">
         <span>
           Tree: <code className="font-mono">{data.dir}</code>
         </span>

@@ -9,13 +9,13 @@ type Density = "page" | "compact";
 const looks = {
   page: {
     table: "text-sm",
-    header: "border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500 dark:border-zinc-800",
+    header: "border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400 dark:border-zinc-800",
     row: "border-b border-zinc-100 hover:bg-zinc-50 dark:border-zinc-900 dark:hover:bg-zinc-900",
     cell: "py-2 pr-6 last:pr-0",
   },
   compact: {
     table: "text-xs",
-    header: "text-zinc-500",
+    header: "text-zinc-500 dark:text-zinc-400",
     row: "border-t border-zinc-100 dark:border-zinc-900",
     cell: "py-1 pr-2 last:pr-0",
   },

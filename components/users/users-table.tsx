@@ -99,7 +99,7 @@ export function UsersTable({ me }: { me: string }) {
           <TableBody>
             {(users.data ?? []).map((u) => (
               <TableRow key={u.id}>
-                <TableCell>{u.name}{u.id === me ? <span className="text-zinc-500"> (you)</span> : null}</TableCell>
+                <TableCell>{u.name}{u.id === me ? <span className="text-zinc-500 dark:text-zinc-400"> (you)</span> : null}</TableCell>
                 <TableCell className="text-zinc-600 dark:text-zinc-400">{u.email}</TableCell>
                 <TableCell>
                   <select
@@ -119,7 +119,7 @@ export function UsersTable({ me }: { me: string }) {
                   <Time at={u.createdAt} format="date" />
                 </TableCell>
                 <TableCell>
-                  {u.disabled ? <span className="mr-2 text-zinc-500">Disabled</span> : <span className="mr-2">Active</span>}
+                  {u.disabled ? <span className="mr-2 text-zinc-500 dark:text-zinc-400">Disabled</span> : <span className="mr-2">Active</span>}
                   {u.id !== me ? (
                     <Button size="sm" variant="ghost" onClick={() => setDisabled.mutate({ id: u.id, disabled: !u.disabled })}>
                       {u.disabled ? `Enable ${u.email}` : `Disable ${u.email}`}
