@@ -4,16 +4,62 @@ import { z } from "zod";
 import { PERMISSION_LEVELS } from "./permissions";
 
 export const PROVIDERS = ["openai", "anthropic", "openai-compatible"] as const;
+export type Provider = (typeof PROVIDERS)[number];
 
 export const permissionLevelSchema = z.enum(PERMISSION_LEVELS, { error: "write ALLOW, ASK or DENY" });
 
-export const modelSchema = z.strictObject({
+/** A model connection's name, as agents reference it (R-conn-name): lower-case letters, digits and dashes. */
+export const CONNECTION_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+export const CONNECTION_NAME_RULE = "lower-case letters, digits and dashes, at most 63 characters, starting and ending with a letter or digit, e.g. local-ollama";
+
+export const REASONING_EFFORTS = ["low", "medium", "high"] as const;
+export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
+
+/**
+ * The per-agent model options (R-conn-options). Each is optional; left out, it is not sent and the provider's own
+ * default applies, which is what `shown` says beside the field.
+ */
+export const MODEL_OPTIONS = {
+  temperature: { min: 0, max: 2, shown: "the provider's own (1 for OpenAI and Anthropic)" },
+  max_tokens: { min: 1, max: 200_000, shown: "the provider's own limit for the model" },
+  reasoning_effort: { values: REASONING_EFFORTS, shown: "the provider's own (OpenAI's is medium; others do not think unless asked)" },
+} as const;
+
+const modelOptions = {
+  /** How varied the model's words are, from 0 (the same each time) to 2. */
+  temperature: z.number({ error: "write the temperature as a number from 0 to 2, e.g. 0.7" }).min(0, "write a temperature of at least 0").max(2, "write a temperature of at most 2").optional(),
+  /** The most tokens the model may write in one answer. */
+  max_tokens: z.number({ error: "write the maximum output tokens as a whole number from 1 to 200000" }).int("write the maximum output tokens as a whole number").min(1, "write at least 1 output token").max(200_000, "write at most 200000 output tokens").optional(),
+  /** How long a reasoning model thinks before answering, where its provider has a setting for it. */
+  reasoning_effort: z.enum(REASONING_EFFORTS, { error: "write low, medium or high for the reasoning effort" }).optional(),
+};
+
+/** Today's form, kept for import and older agents: the provider, its address and key written into the agent. */
+export const inlineModelSchema = z.strictObject({
   provider: z.enum(PROVIDERS, { error: "write openai, anthropic or openai-compatible" }),
   model: z.string({ error: "name the model, e.g. gpt-4o-mini" }).trim().min(1, "name the model, e.g. gpt-4o-mini").max(200),
   base_url: z.url({ protocol: /^https?$/, error: "write the server's address, e.g. http://127.0.0.1:11434/v1" }).optional(),
   /** `${NAME}` of the secret holding the key; never the key itself. */
   api_key: z.string({ error: "write the key as a secret reference, e.g. ${OPENAI_KEY}" }).max(80).optional(),
-}, { error: "the model is an object with provider, model, and base_url where the provider needs one" });
+  ...modelOptions,
+}, { error: "the model is an object: either a connection and a model, or a provider, a model and the server's address where the provider needs one" });
+
+/** A model connection an admin keeps (R-conn-reference), by name; without a model, the connection's default. */
+export const connectionModelSchema = z.strictObject({
+  connection: z.string({ error: "name the model connection, e.g. local-ollama" }).trim().regex(CONNECTION_NAME, `write the connection's name: ${CONNECTION_NAME_RULE}`),
+  model: z.string({ error: "name the model, e.g. qwen3, or leave it out for the connection's default" }).trim().min(1, "name the model, e.g. qwen3, or leave it out for the connection's default").max(200).optional(),
+  ...modelOptions,
+});
+
+export const modelSchema = z.union([connectionModelSchema, inlineModelSchema], {
+  error: "the model is an object: either a connection and a model, or a provider, a model and the server's address where the provider needs one",
+});
+
+export type InlineModel = z.output<typeof inlineModelSchema>;
+export type ConnectionModel = z.output<typeof connectionModelSchema>;
+export type ModelOptions = Pick<InlineModel, "temperature" | "max_tokens" | "reasoning_effort">;
+
+export const isConnectionModel = (model: InlineModel | ConnectionModel): model is ConnectionModel => "connection" in model;
 
 export const POLICY_DEFAULTS = { timeout_s: 25, output_cap: 20_000, dedupe: false, retry: 2, permission: "ALLOW" } as const;
 
@@ -66,11 +112,23 @@ export function pathOf(parts: readonly PropertyKey[]): string {
   }, "");
 }
 
+/**
+ * A model that fits neither form is told about the form it was written in (one with `connection` is the reference
+ * form), rather than zod's "no branch matched".
+ */
+function chosenBranch(issue: z.core.$ZodIssue, input: unknown): z.core.$ZodIssue[] {
+  if (issue.code !== "invalid_union" || issue.path.join(".") !== "model" || issue.errors.length !== 2) return [issue];
+  const model = (input as { model?: unknown } | null)?.model;
+  if (model === null || typeof model !== "object" || Array.isArray(model)) return [issue];
+  const branch = issue.errors["connection" in model ? 0 : 1]!;
+  return branch.length > 0 ? branch.map((one) => ({ ...one, path: [...issue.path, ...one.path] }) as z.core.$ZodIssue) : [issue];
+}
+
 /** The declaration's shape, or its problems in sentences with their paths. */
 export function parseDeclaration(input: unknown): { declaration: AgentDeclaration; problems: [] } | { declaration: null; problems: Problem[] } {
   const parsed = declarationSchema.safeParse(input);
   if (parsed.success) return { declaration: parsed.data, problems: [] };
-  const problems = parsed.error.issues.flatMap((issue): Problem[] => {
+  const problems = parsed.error.issues.flatMap((found) => chosenBranch(found, input)).flatMap((issue): Problem[] => {
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map((key) => ({
         path: pathOf([...issue.path, key]),

@@ -1,6 +1,6 @@
 // The one-line "what changed" of a version, computed from two declarations, in the builder's words
 // ("added system:web; narrowed system:filesystem to read_file, list_directory; limits changed"). Pure.
-import type { AgentDeclaration, ToolEntry } from "./declaration";
+import { isConnectionModel, type AgentDeclaration, type ToolEntry } from "./declaration";
 import { parseEntry } from "./entries";
 import { stableJson } from "./drift";
 import { PERMISSION_LABELS, type PermissionLevel } from "./permissions";
@@ -10,6 +10,22 @@ const sourceOf = (entry: string) => {
   return parsed.ok ? parsed.entry.source : entry.split("#")[0]!.trim();
 };
 const same = (a: unknown, b: unknown) => stableJson(a) === stableJson(b);
+
+type Model = AgentDeclaration["model"];
+
+/** "local-ollama/qwen3", "local-ollama (its default model)", "openai/gpt-4o-mini". */
+const modelName = (m: Model) => (isConnectionModel(m) ? (m.model ? `${m.connection}/${m.model}` : `${m.connection} (its default model)`) : `${m.provider}/${m.model}`);
+
+const OPTIONS = ["temperature", "max_tokens", "reasoning_effort"] as const;
+
+function modelChange(before: Model, after: Model): string[] {
+  if (same(before, after)) return [];
+  if (modelName(before) !== modelName(after)) return [`model now ${modelName(after)}`];
+  const shown = (v: unknown) => (v === undefined ? "default" : String(v));
+  const options = OPTIONS.filter((k) => before[k] !== after[k]).map((k) => `${k} ${shown(before[k])} → ${shown(after[k])}`);
+  const rest = (m: Model) => Object.fromEntries(Object.entries(m).filter(([k]) => !(OPTIONS as readonly string[]).includes(k)));
+  return [...(same(rest(before), rest(after)) ? [] : ["model settings changed"]), ...(options.length > 0 ? [`model options changed (${options.join(", ")})`] : [])];
+}
 
 function toolChanges(before: ToolEntry[], after: ToolEntry[]): string[] {
   const out: string[] = [];
@@ -47,10 +63,7 @@ export function summarizeChange(before: AgentDeclaration, after: AgentDeclaratio
   if (before.name !== after.name) parts.push(`renamed to ${after.name}`);
   if (before.description !== after.description) parts.push("description changed");
   if (before.instructions !== after.instructions) parts.push("instructions changed");
-  if (!same(before.model, after.model)) {
-    const m = after.model;
-    parts.push(before.model.provider !== m.provider || before.model.model !== m.model ? `model now ${m.provider}/${m.model}` : "model settings changed");
-  }
+  parts.push(...modelChange(before.model, after.model));
   parts.push(...toolChanges(before.tools, after.tools));
   if (before.policy.permission !== after.policy.permission) parts.push(`default approval: ${PERMISSION_LABELS[after.policy.permission]}`);
   const limits = (["timeout_s", "output_cap", "retry", "dedupe"] as const).filter((k) => before.policy[k] !== after.policy[k]);

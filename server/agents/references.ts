@@ -1,19 +1,20 @@
 // Where agents use a secret: their model's key and their entries' settings hold ${NAME}. With the tree's Try it
-// examples and the MCP servers' rows these are every place a secret is referenced (secretReferenceSources), so the
-// Secrets table lists them and a secret in use is not deleted from under it.
+// examples, the MCP servers' rows and the model connections' keys these are every place a secret is referenced
+// (secretReferenceSources), so the Secrets table lists them and a secret in use is not deleted from under it.
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { agents } from "@/db/schema";
 import { mcpServerReferences } from "@/server/mcp/registry-references";
 import { likeReference, referencedNames } from "@/server/secrets/names";
 import { toolExampleReferences, type ReferenceSource } from "@/server/secrets/references";
+import { connectionSecretReferences } from "./connections";
 
 export type AgentSecretReference = {
   name: string;
   reference: { kind: "agent"; id: string; label: string; href: string };
 };
 
-/** Only the key and the settings: a `${NAME}` in the instructions is text, not a reference. */
+/** Only the key and the settings: a `${NAME}` in the instructions is text, not a reference. An agent on a connection holds no key. */
 function secretFields(declaration: Record<string, unknown>): unknown {
   const d = declaration as { model?: { api_key?: unknown }; tools?: Array<{ settings?: unknown }> };
   return [d.model?.api_key ?? null, ...(d.tools ?? []).map((tool) => tool.settings ?? null)];
@@ -36,4 +37,4 @@ export async function agentSecretReferences(db: Db, name: string | null): Promis
 }
 
 /** Every place that holds `${NAME}` references, for the secret store's list and its refusal to delete one in use. */
-export const secretReferenceSources: readonly ReferenceSource[] = [toolExampleReferences, agentSecretReferences, mcpServerReferences];
+export const secretReferenceSources: readonly ReferenceSource[] = [toolExampleReferences, agentSecretReferences, mcpServerReferences, connectionSecretReferences];

@@ -10,6 +10,7 @@ import { listSources, type Source } from "@/server/catalog/sources";
 import { mcpPool, type McpPool } from "@/server/mcp/pool";
 import { DomainError } from "@/server/errors";
 import { secretNames } from "@/server/secrets/store";
+import { connectionFacts, modelSummary, type ConnectionFacts } from "./connections";
 import { parseDeclaration, type AgentDeclaration, type Problem } from "./declaration";
 import { summarizeChange } from "./diff";
 import { mcpServersIn, resolveEntry } from "./entries";
@@ -26,7 +27,8 @@ export type AgentSummary = {
   id: string;
   name: string;
   description: string;
-  model: { provider: string; model: string };
+  /** The provider and model id; on a connection (R-conn-reference), its name, its provider and the model it gives. */
+  model: { provider: string; model: string; connection: string | null };
   /** The entry strings, in order: what the agent can use. */
   entries: string[];
   version: number;
@@ -72,8 +74,8 @@ function namedServers(input: unknown): string[] {
 /** What validation needs to know of the studio now: its sources (the other agents among them), its secrets' names, its workspace. */
 export async function validationContext(db: Db, place: Place, mcpServers: readonly string[] = []): Promise<ValidationContext> {
   const listed = listSources(place.tree, mcpListing(db, place, mcpServers)).then((list) => withSpecialists(db, list));
-  const [{ sources, treeError }, names] = await Promise.all([listed, secretNames(db)]);
-  return { sources, treeError, secretNames: new Set(names.map((s) => s.name)), workspace: place.workspace };
+  const [{ sources, treeError }, names, connections] = await Promise.all([listed, secretNames(db), connectionFacts(db)]);
+  return { sources, treeError, secretNames: new Set(names.map((s) => s.name)), workspace: place.workspace, connections };
 }
 
 export function invalid(problems: Problem[], what = "saved"): DomainError {
@@ -171,12 +173,12 @@ const summaryColumns = {
   lastRunAt: sql<Date | null>`(select max(${runs.startedAt}) from ${runs} where ${runs.agentId} = ${agents.id})`.mapWith(runs.startedAt),
 };
 
-function summaryOf(row: Omit<AgentSummary, "description" | "model" | "entries">, declaration: AgentDeclaration): AgentSummary {
+function summaryOf(row: Omit<AgentSummary, "description" | "model" | "entries">, declaration: AgentDeclaration, connections: ReadonlyMap<string, ConnectionFacts>): AgentSummary {
   return {
     id: row.id,
     name: row.name,
     description: declaration.description,
-    model: { provider: declaration.model.provider, model: declaration.model.model },
+    model: modelSummary(declaration.model, connections),
     entries: declaration.tools.map((t) => t.entry),
     version: row.version,
     updatedAt: row.updatedAt,
@@ -187,8 +189,11 @@ function summaryOf(row: Omit<AgentSummary, "description" | "model" | "entries">,
 }
 
 export async function listAgents(db: Db): Promise<AgentSummary[]> {
-  const rows = await db.select(summaryColumns).from(agents).leftJoin(user, eq(user.id, agents.updatedBy)).orderBy(asc(sql`lower(${agents.name})`));
-  return rows.map((row) => summaryOf(row, declarationOf(row.declaration)));
+  const [rows, connections] = await Promise.all([
+    db.select(summaryColumns).from(agents).leftJoin(user, eq(user.id, agents.updatedBy)).orderBy(asc(sql`lower(${agents.name})`)),
+    connectionFacts(db),
+  ]);
+  return rows.map((row) => summaryOf(row, declarationOf(row.declaration), connections));
 }
 
 export async function getAgent(db: Db, id: string, place: Place): Promise<AgentDetail> {
@@ -202,7 +207,7 @@ export async function getAgent(db: Db, id: string, place: Place): Promise<AgentD
   const { sources, treeError } = await withSpecialists(db, await listSources(place.tree, mcpListing(db, place, namedServers(declaration))));
   const drift = detectDrift(declaration, row.fingerprints as EntryPrint[], sources, treeError);
   const unaccepted = unacceptedTools(declaration, sources);
-  return { ...summaryOf(row, declaration), declaration, createdAt: row.createdAt, createdBy: row.createdBy, drift, unaccepted, treeError };
+  return { ...summaryOf(row, declaration, await connectionFacts(db)), declaration, createdAt: row.createdAt, createdBy: row.createdBy, drift, unaccepted, treeError };
 }
 
 /** Inserts an already-checked declaration as a new agent at version 1. */

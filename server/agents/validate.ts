@@ -5,7 +5,8 @@ import type { Operation } from "@/server/operations/operation";
 import type { Source } from "@/server/catalog/sources";
 import { didYouMean } from "./closest";
 import { SECRET_REFERENCE } from "@/server/secrets/names";
-import { parseDeclaration, toolEntrySchema, type AgentDeclaration, type Problem } from "./declaration";
+import type { ConnectionFacts } from "./connections";
+import { isConnectionModel, parseDeclaration, toolEntrySchema, type AgentDeclaration, type ConnectionModel, type InlineModel, type Problem } from "./declaration";
 import { resolveEntry } from "./entries";
 import { clashes, named } from "./model-view";
 import { settingsProblems, type SettingsContext } from "./settings";
@@ -14,6 +15,8 @@ export type ValidationContext = SettingsContext & {
   sources: readonly Source[];
   /** Why the tree's files could not be listed, when they could not. */
   treeError: string | null;
+  /** The model connections by name (R-conn-reference); none when left out. */
+  connections?: ReadonlyMap<string, ConnectionFacts>;
 };
 
 export type Validation = {
@@ -26,7 +29,32 @@ export type Validation = {
 
 const PROVIDER_NAMES = { openai: "OpenAI", anthropic: "Anthropic", "openai-compatible": "the server's" } as const;
 
-function modelProblems(model: AgentDeclaration["model"], ctx: ValidationContext): Problem[] {
+const listed = (models: readonly string[]) => (models.length > 6 ? `${models.slice(0, 6).join(", ")} and ${models.length - 6} more` : models.join(", "));
+
+/** An agent's model on a connection: the connection exists, and the model is one it offers (R-conn-reference). */
+function connectionProblems(model: ConnectionModel, ctx: ValidationContext): Problem[] {
+  const facts = ctx.connections?.get(model.connection);
+  if (!facts) {
+    const names = [...(ctx.connections?.keys() ?? [])];
+    return [{
+      path: "model.connection",
+      message: `There is no model connection named ${model.connection}; pick one in the agent's Model section, or ask an admin to add it in Settings → Models.${didYouMean(model.connection, names)}`,
+    }];
+  }
+  if (model.model === undefined) {
+    return facts.defaultModel ? [] : [{ path: "model.model", message: `The connection ${model.connection} has no default model; name the model this agent uses.` }];
+  }
+  if (facts.models && facts.models.length > 0 && !facts.models.includes(model.model)) {
+    return [{
+      path: "model.model",
+      message: `The connection ${model.connection} offers ${listed(facts.models)}, not ${model.model}; pick one of them, or ask an admin to add ${model.model} to the connection in Settings → Models.`,
+    }];
+  }
+  return [];
+}
+
+function modelProblems(model: InlineModel | ConnectionModel, ctx: ValidationContext): Problem[] {
+  if (isConnectionModel(model)) return connectionProblems(model, ctx);
   const problems: Problem[] = [];
   if (model.api_key === undefined || model.api_key === "") {
     if (model.provider !== "openai-compatible") {

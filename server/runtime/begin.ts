@@ -3,10 +3,11 @@
 // what a run starts from changes.
 import { existsSync } from "node:fs";
 import type { Db } from "@/db/client";
-import type { AgentDeclaration } from "@/server/agents/declaration";
+import type { AgentDeclaration, Provider } from "@/server/agents/declaration";
 import { agentsIn } from "@/server/agents/specialists-entry";
 import { DomainError } from "@/server/errors";
 import type { McpPool } from "@/server/mcp/pool";
+import { providerOf, resolveModel } from "@/server/models/resolve";
 import { mcpServersOf, readSources, runCatalog, type RunCatalog } from "./catalog";
 import { openClientCall } from "./client-call";
 import { prepareRoots } from "./context";
@@ -28,14 +29,18 @@ export type StartInput =
 /** Where a run's sources are read from. */
 export type Sources = { db: Db; tree: string; mcp: McpPool };
 
-/** The agent's sources read now: only the MCP servers it names, one that is down offering nothing (R-mcp-down-at-start). */
-export async function catalogFor(where: Sources, declaration: AgentDeclaration): Promise<RunCatalog> {
+/**
+ * The agent's sources read now: only the MCP servers it names, one that is down offering nothing (R-mcp-down-at-start),
+ * shaped for the model's provider (a connection's, read now, R-conn-resolve, unless given).
+ */
+export async function catalogFor(where: Sources, declaration: AgentDeclaration, provider?: Provider): Promise<RunCatalog> {
+  const on = provider ?? (await providerOf(where.db, declaration.model)) ?? undefined;
   const only = mcpServersOf(declaration);
-  const mcp = only.length > 0 ? { db: where.db, pool: where.mcp, only, provider: declaration.model.provider } : undefined;
+  const mcp = only.length > 0 ? { db: where.db, pool: where.mcp, only, provider: on } : undefined;
   // The studio's agents are read only for an agent that asks some of them (R-spec-entry).
   const agents = agentsIn(declaration.tools.map((tool) => tool.entry)).length > 0 ? where.db : undefined;
   const { sources, extras, treeError } = await readSources(where.tree, mcp, agents);
-  return runCatalog(declaration, sources, extras, treeError);
+  return runCatalog(declaration, sources, extras, treeError, on);
 }
 
 /**
@@ -58,10 +63,12 @@ export async function begin(where: Sources, run: Run, start: StartInput): Promis
   else run.clientCall = start.call;
   prepareRoots(run);
   refuseWithoutTree(where.tree, declaration);
-  run.catalog = await catalogFor(where, declaration);
+  // A connection that is gone (or gives no model) is why the run could not start, in its sentence.
+  const model = (run.model = await resolveModel(where.db, declaration.model));
+  run.catalog = await catalogFor(where, declaration, model.provider);
   void run.emit("run_started", {
     agent,
-    model: { provider: declaration.model.provider, model: declaration.model.model },
+    model: { provider: model.provider, model: model.model, ...(model.connection ? { connection: model.connection } : {}) },
     tools: run.catalog.tools,
     operations: run.catalog.operations,
     withheld: run.catalog.withheld,

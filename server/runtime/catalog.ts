@@ -3,7 +3,7 @@
 // loop needs to call it (its entry, behaviour, voice lines). It is kept in the run's first event, so a run resumed
 // after a restart uses the same list rather than reading the catalog again. An operation its module's check() gates
 // is in it even when held back at the start: whether it is offered is decided each turn (offer.ts, R-check-turn).
-import type { AgentDeclaration } from "@/server/agents/declaration";
+import { isConnectionModel, type AgentDeclaration, type Provider } from "@/server/agents/declaration";
 import { mcpServersIn } from "@/server/agents/entries";
 import { modelTool, resolveAgent, type ModelTool } from "@/server/agents/model-view";
 import type { JsonSchema, Replay, Risk } from "@/server/operations/operation";
@@ -134,7 +134,14 @@ function heldByCheck(sources: Source[]): { sources: Source[]; held: Map<string, 
 }
 
 /** The run's catalog for this declaration against these sources. */
-export function runCatalog(declaration: AgentDeclaration, listed: Source[], extras: Map<string, Extra>, treeError: string | null = null): RunCatalog {
+export function runCatalog(
+  declaration: AgentDeclaration,
+  listed: Source[],
+  extras: Map<string, Extra>,
+  treeError: string | null = null,
+  /** The model's provider (a connection's, resolved by the caller); a connection that is gone offers no provider tools. */
+  modelProvider: Provider | undefined = isConnectionModel(declaration.model) ? undefined : declaration.model.provider,
+): RunCatalog {
   const entries = declaration.tools.map((t) => t.entry);
   const { sources, held } = heldByCheck(listed);
   const { resolved, refused, problems: viewProblems } = resolveAgent(declaration.tools, sources);
@@ -148,7 +155,7 @@ export function runCatalog(declaration: AgentDeclaration, listed: Source[], extr
     for (const op of r.operations) {
       const kind = r.source.kind;
       const { checked, builtIn, ...extra } = kind === "tree" ? (extras.get(op.name) ?? NO_EXTRA) : NO_EXTRA;
-      const provider = builtIn ? providerTool(declaration.model.provider, op.name, builtIn) : undefined;
+      const provider = builtIn ? providerTool(modelProvider ?? "openai-compatible", op.name, builtIn) : undefined;
       if (typeof provider === "string") {
         heldProblems.push(`tools[${entry}] (${entries[entry]}): ${provider}`);
         continue;

@@ -8,7 +8,8 @@ import type { LanguageModelV4, LanguageModelV4StreamPart } from "@ai-sdk/provide
 import { driveClientCall } from "./client-call";
 import { endModelTurn, keyCalls, startModelTurn } from "./journal";
 import { prepare, recordCall, runTurn, type ModelCall } from "./dispatch";
-import { isRetryable, modelFailure, modelKey, ModelProblem, openModel } from "./models";
+import { callOptions, isRetryable, modelFailure, ModelProblem, type ModelSpec } from "@/server/models/open";
+import { openRunModel } from "./models";
 import { offerThisTurn, type Held } from "./offer";
 import { attachPlan, providerTools, toPrompt } from "./prompt";
 import type { ResultRecord, Run } from "./run";
@@ -58,7 +59,7 @@ async function readStream(run: Run, stream: ReadableStream<LanguageModelV4Stream
 }
 
 /** One model request, retried after a rate limit or an unreachable provider as the runtime's settings say. */
-async function ask(run: Run, model: LanguageModelV4): Promise<Reply> {
+async function ask(run: Run, model: LanguageModelV4, spec: ModelSpec): Promise<Reply> {
   attachPlan(run);
   const prompt = toPrompt(run);
   const offer = await offerThisTurn(run);
@@ -74,13 +75,14 @@ async function ask(run: Run, model: LanguageModelV4): Promise<Reply> {
         tools: tools.length > 0 ? tools : undefined,
         toolChoice: tools.length > 0 ? { type: "auto" } : undefined,
         abortSignal: run.controller.signal,
+        ...callOptions(spec),
       });
       const reply = await readStream(run, stream, got);
       return { ...reply, modelMs: performance.now() - started, ...(offer.held ? { held: offer.held } : {}) };
     } catch (err) {
       const stop = stopOf(run, got.text);
       if (stop) throw stop;
-      if (!isRetryable(err) || retry >= modelRetries) throw new ModelProblem(modelFailure(err, run.declaration.model));
+      if (!isRetryable(err) || retry >= modelRetries) throw new ModelProblem(modelFailure(err, spec));
       await new Promise((r) => setTimeout(r, modelRetryMs * 2 ** retry));
     }
   }
@@ -94,12 +96,10 @@ function check(run: Run, partial = ""): void {
 
 /** Runs the loop until the model answers without a call, the run fails or is stopped, or the studio stops. */
 export async function drive(run: Run): Promise<void> {
-  const spec = run.declaration.model;
   try {
     if (run.status !== "running" && !run.waiting && !run.cancelled) await run.setStatus("running");
     if (run.clientCall) return await driveClientCall(run);
-    const key = await modelKey(spec, run.secrets);
-    const model = openModel(spec, key);
+    const { spec, model } = await openRunModel(run);
     let steps = 0;
     if (run.pendingTurn) {
       const results = await runTurn(run, run.pendingTurn);
@@ -114,7 +114,7 @@ export async function drive(run: Run): Promise<void> {
       const stepStarted = performance.now();
       // Each model turn is a step of the run's journal (R-journal-key); one in flight at a takeover is asked again.
       await startModelTurn(run);
-      const reply = await ask(run, model);
+      const reply = await ask(run, model, spec);
       endModelTurn(run, reply.calls.length);
       check(run, reply.text);
       run.tokens.input += reply.usage.input;

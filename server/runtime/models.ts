@@ -1,93 +1,21 @@
-// The agent's model through the AI SDK's providers (OpenAI, Anthropic, any OpenAI-compatible server by base URL),
-// called at the provider level (LanguageModelV4.doStream) so the loop sees each tool call's name and arguments
-// exactly as the model wrote them: repair and parse are the runtime's job (R-loop-name-repair, R-loop-malformed-args). The API key is a secret
-// picked by name and resolved only here; a provider that cannot be reached, refuses the key or rate-limits the run
-// is told in one sentence. Edit when a provider is added.
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+// The run's model, opened at the start of each segment of the run (R-conn-resolve): the agent's model resolved (a
+// connection read now), its key decrypted for this segment, the provider's model opened. Edit when what a run
+// needs of its model changes; the providers themselves are server/models/open.ts.
 import type { LanguageModelV4 } from "@ai-sdk/provider";
-import { APICallError } from "ai";
-import type { AgentDeclaration } from "@/server/agents/declaration";
-import { SECRET_REFERENCE } from "@/server/secrets/names";
-import type { SegmentSecrets } from "@/server/calls";
+import { isConnectionModel, type Provider } from "@/server/agents/declaration";
+import { modelKey, openModel, type ModelSpec } from "@/server/models/open";
+import { resolveModel } from "@/server/models/resolve";
+import type { Run } from "./run";
 
-export type ModelSpec = AgentDeclaration["model"];
-
-/** A problem with the model that ends the run, as the sentence the run records. */
-export class ModelProblem extends Error {}
-
-const PROVIDER_NAMES: Record<ModelSpec["provider"], string> = {
-  openai: "OpenAI",
-  anthropic: "Anthropic",
-  "openai-compatible": "The OpenAI-compatible server",
-};
-
-/** The key's value for this model, or null for a server that takes none; an unknown secret is a ModelProblem. */
-export async function modelKey(spec: ModelSpec, secrets: Pick<SegmentSecrets, "values">): Promise<string | null> {
-  if (!spec.api_key) {
-    if (spec.provider === "openai-compatible") return null;
-    throw new ModelProblem(`${PROVIDER_NAMES[spec.provider]} needs an API key: pick the secret that holds it in the agent's Model section.`);
-  }
-  const name = SECRET_REFERENCE.exec(spec.api_key)?.[1];
-  if (!name) throw new ModelProblem("The model's API key must be a secret picked by name (${NAME}); pick one in the agent's Model section.");
-  try {
-    const values = await secrets.values([name], `model ${spec.model}`);
-    return values.get(name)!;
-  } catch (err) {
-    throw new ModelProblem((err as Error).message);
-  }
+export async function openRunModel(run: Run): Promise<{ spec: ModelSpec; model: LanguageModelV4 }> {
+  const spec = await resolveModel(run.deps.db, run.declaration.model);
+  run.model = spec;
+  const key = await modelKey(spec, run.secrets);
+  return { spec, model: openModel(spec, key) };
 }
 
-/** The provider's language model; the key is given here and nowhere else (never read from the environment). */
-export function openModel(spec: ModelSpec, apiKey: string | null): LanguageModelV4 {
-  const baseURL = spec.base_url?.replace(/\/+$/, "");
-  switch (spec.provider) {
-    case "openai":
-      return createOpenAI({ apiKey: apiKey ?? "", baseURL })(spec.model) as LanguageModelV4;
-    case "anthropic":
-      return createAnthropic({ apiKey: apiKey ?? "", baseURL })(spec.model) as LanguageModelV4;
-    case "openai-compatible":
-      if (!baseURL) throw new ModelProblem("An OpenAI-compatible model needs the server's address (base_url), e.g. http://127.0.0.1:11434/v1.");
-      return createOpenAICompatible({ name: "quiver", baseURL, apiKey: apiKey ?? undefined, includeUsage: true })(spec.model) as LanguageModelV4;
-  }
-}
-
-function said(error: APICallError): string {
-  let body = "";
-  try {
-    const parsed = JSON.parse(error.responseBody ?? "") as { error?: { message?: string } | string; message?: string };
-    body = typeof parsed.error === "string" ? parsed.error : (parsed.error?.message ?? parsed.message ?? "");
-  } catch {
-    body = error.responseBody ?? "";
-  }
-  body = body.replace(/\s+/g, " ").trim().slice(0, 200);
-  return body ? `: ${body.replace(/\.$/, "")}` : "";
-}
-
-/** Whether asking again may help: a rate limit, an overloaded or unreachable provider. */
-export function isRetryable(error: unknown): boolean {
-  return APICallError.isInstance(error) && error.isRetryable;
-}
-
-/** Why the model call failed, in one sentence that says what to do. */
-export function modelFailure(error: unknown, spec: ModelSpec): string {
-  const who = PROVIDER_NAMES[spec.provider];
-  if (error instanceof ModelProblem) return error.message;
-  if (APICallError.isInstance(error)) {
-    const status = error.statusCode;
-    if (status === undefined) {
-      const cause = error.cause instanceof Error ? error.cause.message : error.message.replace(/^Cannot connect to API: /, "");
-      const where = spec.base_url ? ` at ${spec.base_url}` : "";
-      return `${who}${where} could not be reached (${cause}); check its address and that it is running, then send the message again.`;
-    }
-    if (status === 401 || status === 403) {
-      return `${who} refused the API key (HTTP ${status}${said(error)}); check the secret ${spec.api_key ?? "(none picked)"} in the agent's Model section.`;
-    }
-    if (status === 429) return `${who} is rate-limiting this key (HTTP 429${said(error)}); wait a moment and send the message again, or use a key with a higher limit.`;
-    if (status === 404) return `${who} does not know the model ${spec.model} (HTTP 404${said(error)}); check the model's name in the agent's Model section.`;
-    return `${who} answered HTTP ${status}${said(error)}; try again, and check the model's settings if it keeps happening.`;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return `The model call failed: ${message.replace(/\s+/g, " ").slice(0, 300)}.`;
+/** The provider the run's requests are shaped for: its resolved model's, or the declaration's own before that. */
+export function runProvider(run: Pick<Run, "model" | "declaration">): Provider {
+  if (run.model) return run.model.provider;
+  return isConnectionModel(run.declaration.model) ? "openai-compatible" : run.declaration.model.provider;
 }

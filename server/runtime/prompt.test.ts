@@ -4,7 +4,7 @@
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { declarationSchema } from "@/server/agents/declaration";
-import { openModel } from "./models";
+import { openModel } from "@/server/models/open";
 import { toPrompt } from "./prompt";
 import { Run, type Entry } from "./run";
 

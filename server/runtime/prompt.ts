@@ -8,6 +8,7 @@ import type { LanguageModelV4Message, LanguageModelV4Prompt, LanguageModelV4Tool
 import type { ModelTool } from "@/server/agents/model-view";
 import type { Entry, ResultRecord, Run } from "./run";
 import { showTodos } from "@/server/system/planning";
+import { runProvider } from "./models";
 
 export const PLANNING_LINE =
   "For any task of three or more steps, plan it with write_todos first, update the list in the same turn as the work, and when the work is done, just answer.";
@@ -75,7 +76,7 @@ export function systemText(run: Run): string {
 
 export function toPrompt(run: Run): LanguageModelV4Prompt {
   const system = systemText(run);
-  const provider = run.declaration.model.provider;
+  const provider = runProvider(run);
   return [...(system ? [{ role: "system" as const, content: system }] : []), ...run.transcript.flatMap((entry) => messages(entry, provider))];
 }
 

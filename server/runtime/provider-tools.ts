@@ -5,13 +5,11 @@
 // another provider's, an OpenAI-compatible server, which has none) is withheld with a sentence (R-builtin-withheld).
 // Edit when a provider, or a tool a provider runs, is added.
 import type { LanguageModelV4ProviderTool } from "@ai-sdk/provider";
-import type { AgentDeclaration } from "@/server/agents/declaration";
+import type { Provider } from "@/server/agents/declaration";
 import type { ModelView } from "@/server/agents/model-view";
 import type { CatalogFile } from "@/server/host";
 
 export type ProviderToolSpec = { id: string; args: Record<string, unknown> };
-
-type Provider = AgentDeclaration["model"]["provider"];
 
 /** The tools each provider runs on its own side, by the AI SDK's id. */
 const RUN_BY_PROVIDER: Record<Provider, readonly string[]> = {

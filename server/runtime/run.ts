@@ -5,6 +5,7 @@ import type { Db } from "@/db/client";
 import type { McpPool } from "@/server/mcp/pool";
 import type { RunStatus } from "@/db/schema";
 import type { AgentDeclaration } from "@/server/agents/declaration";
+import type { ModelSpec } from "@/server/models/open";
 import { SegmentSecrets } from "@/server/calls";
 import { hostFor, type Host } from "@/server/host";
 import type { Masker } from "@/server/secrets/mask";
@@ -111,6 +112,8 @@ export class Run {
   private readonly waiters = new Map<string, Waiter>();
   /** Waits already settled: a rebuilt run may be given its word before its loop reaches the call (R-queue-word). */
   private readonly settled = new Map<string, Pick<Waiter, "kind" | "promise">>();
+  /** The agent's model as this segment of the run resolved it (R-conn-resolve); null until the run begins or drives. */
+  model: ModelSpec | null = null;
   private segmentSecrets: SegmentSecrets | null = null;
   private statusChain: Promise<void> = Promise.resolve();
   private treeHost: Host | null = null;

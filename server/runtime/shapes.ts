@@ -28,7 +28,8 @@ export type EventData = {
   /** First: what the run offers the model, read once (the playground lists `tools`; `operations` is for resuming). */
   run_started: {
     agent: { id: string; name: string; version: number };
-    model: { provider: string; model: string };
+    /** On a connection (R-conn-resolve), its name too: what the run was resolved to when it started. */
+    model: { provider: string; model: string; connection?: string };
     tools: ModelTool[];
     operations: RunOperation[];
     withheld: string[];

@@ -8,7 +8,7 @@ import { likeReference, referencedNames } from "./names";
 
 /** One place a secret is referenced, in words a person can act on. */
 export type SecretReference = {
-  kind: "tool-example" | "agent" | "mcp-server";
+  kind: "tool-example" | "agent" | "mcp-server" | "model-connection";
   /** The referencing row's id. */
   id: string;
   /** "the Try it example “open a ticket” of tickets.py" */

@@ -15,9 +15,10 @@ export type SecretUse = {
   actor: string;
   /**
    * try-it: the editor's Try it; run: an agent's run; mcp-server: an MCP server started (or its session opened) with
-   * the secrets its row names. A settings form's check is a secret.checked row (calls/check.ts).
+   * the secrets its row names; model-connection: a model connection's Test or the list of models builders pick from.
+   * A settings form's check is a secret.checked row (calls/check.ts).
    */
-  via: "try-it" | "run" | "mcp-server";
+  via: "try-it" | "run" | "mcp-server" | "model-connection";
   /** The operation the values go to. */
   tool: string;
   /** The run that uses them, when it is a run. */

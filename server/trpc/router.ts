@@ -5,8 +5,10 @@ import { agentsRouter } from "./routers/agents";
 import { apiKeysRouter } from "./routers/api-keys";
 import { auditRouter } from "./routers/audit";
 import { mcpServersRouter } from "./routers/mcp-servers";
+import { modelsRouter } from "./routers/models";
 import { runsRouter } from "./routers/runs";
 import { secretsRouter } from "./routers/secrets";
+import { startRouter } from "./routers/start";
 import { toolsRouter } from "./routers/tools";
 import { triggersRouter } from "./routers/triggers";
 import { useFromCodeRouter } from "./routers/use-from-code";
@@ -18,8 +20,10 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   audit: auditRouter,
   mcpServers: mcpServersRouter,
+  models: modelsRouter,
   runs: runsRouter,
   secrets: secretsRouter,
+  start: startRouter,
   tools: toolsRouter,
   triggers: triggersRouter,
   useFromCode: useFromCodeRouter,
