@@ -30,6 +30,8 @@ export const runs = pgTable(
     parentCallId: text("parent_call_id"),
     /** The published tree version the run uses, kept across a takeover; null for the working tree (R-version-pinned). */
     treeVersion: integer("tree_version"),
+    /** The run queue whose processes drive it: a sweep queues only its own queue's runs (R-queue-sweep). */
+    queue: text("queue").notNull().default("quiver-runs"),
     status: text("status").$type<RunStatus>().notNull().default("running"),
     /** Why a run failed, in one sentence (masked). */
     error: text("error"),

@@ -1,0 +1,1 @@
+ALTER TABLE "runs" ADD COLUMN "queue" text DEFAULT 'quiver-runs' NOT NULL;
