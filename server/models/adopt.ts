@@ -43,7 +43,8 @@ export async function adoptInline(db: Db, actor: string, place: Place, input: { 
   await createConnection(db, actor, { name: input.name, provider: spec.provider, baseUrl: spec.base_url ?? null, apiKey: spec.api_key ?? null, defaultModel: spec.model, models: null });
   const moved: string[] = [];
   for (const row of rows.filter((r) => sameServer(r.model, spec))) {
-    const { provider: _provider, base_url: _base, api_key: _key, model, ...options } = row.model;
+    const { model, temperature, max_tokens, reasoning_effort } = row.model;
+    const options = Object.fromEntries(Object.entries({ temperature, max_tokens, reasoning_effort }).filter(([, v]) => v !== undefined));
     // Each keeps its model by name, so a later change of the connection's default does not change what it runs on.
     const declaration = { ...row.declaration, model: { connection: input.name, model, ...options } };
     try {

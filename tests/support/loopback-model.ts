@@ -1,7 +1,8 @@
 // A small OpenAI-compatible chat-completions server on 127.0.0.1 that the tests start: each test scripts what the
 // "model" answers (text, tool calls, parallel calls, damaged arguments, wrong names, HTTP errors), streamed as SSE
 // or whole, the way @ai-sdk/openai-compatible reads them, and every request is recorded so a test can assert what
-// the model was sent (its tool list; that no secret or setting was in it).
+// the model was sent (its tool list; that no secret or setting was in it). It also lists its models (GET /v1/models)
+// and answers a one-token request (a model connection's Test) itself, so neither takes a scripted reply.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -58,6 +59,10 @@ export type LoopbackModel = {
   fallback: Reply | null;
   /** Refuse requests whose bearer key differs (401), when set. */
   expectKey: string | null;
+  /** The ids GET /v1/models lists. */
+  models: string[];
+  /** The one-token requests answered without a script (a connection's Test), apart from `requests`. */
+  probes: RecordedRequest[];
   /** Replies still queued. */
   pending(): number;
   /** Drop the queued replies (and the fallback): a fresh script for the next test. */
@@ -79,6 +84,9 @@ export const calls = (...list: ScriptedCall[]): ScriptedReply => ({ toolCalls: l
 export const failure = (status: number, message: string, headers?: Record<string, string>): ScriptedReply => ({ status, message, headers });
 
 let ids = 0;
+
+/** What the stub lists unless a test says otherwise. */
+export const LISTED = ["loopback-large", "loopback-small"] as const;
 
 function pieces(value: string, size: number): string[] {
   if (value === "") return [""];
@@ -168,11 +176,14 @@ export async function startLoopbackModel(options: LoopbackOptions = {}): Promise
     reply: (...replies) => queue.push(...replies),
     fallback: null,
     expectKey: null,
+    models: [...LISTED],
+    probes: [],
     pending: () => queue.length,
     reset: () => {
       queue.length = 0;
       model.fallback = null;
       model.expectKey = null;
+      model.models = [...LISTED];
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -187,6 +198,13 @@ export async function startLoopbackModel(options: LoopbackOptions = {}): Promise
       res.writeHead(status, { "content-type": "application/json", ...headers });
       res.end(JSON.stringify({ error: { message, type: status === 401 ? "invalid_request_error" : "server_error", code: status } }));
     };
+    const keyed = model.expectKey === null || req.headers.authorization === `Bearer ${model.expectKey}`;
+    if (req.method === "GET" && req.url?.split("?")[0]!.endsWith("/v1/models")) {
+      if (!keyed) return error(401, "Incorrect API key provided.");
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ object: "list", data: model.models.map((id) => ({ id, object: "model", created: 0, owned_by: "loopback" })) }));
+      return;
+    }
     if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) return error(404, `Nothing at ${req.method} ${req.url}.`);
     let body: RecordedRequest["body"];
     try {
@@ -195,8 +213,15 @@ export async function startLoopbackModel(options: LoopbackOptions = {}): Promise
       return error(400, "The body is not JSON.");
     }
     const recorded: RecordedRequest = { raw, body, headers: req.headers, receivedAt: performance.now(), answeredAt: null, firstTextAt: null };
+    if (body.max_tokens === 1 && !body.stream && !body.tools && keyed) {
+      model.probes.push(recorded);
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(whole({ text: "OK", usage: { prompt_tokens: 5, completion_tokens: 1 } }, body.model)));
+      recorded.answeredAt = performance.now();
+      return;
+    }
     requests.push(recorded);
-    if (model.expectKey !== null && req.headers.authorization !== `Bearer ${model.expectKey}`) {
+    if (!keyed) {
       recorded.answeredAt = performance.now();
       return error(401, "Incorrect API key provided.");
     }
