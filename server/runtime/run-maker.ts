@@ -26,6 +26,8 @@ export type MakerParts = {
   mcp?: McpPool;
   /** Where a run asks a specialist: the runtime itself. */
   specialists: SpecialistRuntime;
+  /** The run queue this runtime takes part in, recorded on each run it writes (R-queue-sweep). */
+  queue: string;
 };
 
 export class RunMaker {
@@ -62,7 +64,7 @@ export class RunMaker {
   async newRun(agentId: string, user: Who, via?: Via, parent?: ParentLink, tree: TreeChoice = "published"): Promise<RunRow> {
     const { declaration, version } = await agentForRun(this.c.db, agentId);
     const treeVersion = treeVersionFor(tree, parent?.runId);
-    return insertRun(this.c.db, { agentId, agentVersion: version, declaration, startedBy: user.id, via, parent, treeVersion });
+    return insertRun(this.c.db, { agentId, agentVersion: version, declaration, startedBy: user.id, via, parent, treeVersion, queue: this.c.queue });
   }
 
   /** What a run of the agent started now would offer the model, read as a run reads it, without starting one. */

@@ -11,6 +11,7 @@ import { clientCallOf } from "./client-call";
 import { EventLog, type RunEvent } from "./events";
 import { Holding } from "./holding";
 import { listWithWaits, runWithEvents, type ListedRun } from "./queries";
+import { RUN_QUEUE } from "./queue";
 import { busy, ended, oneCall } from "./refusals";
 import type { Run } from "./run";
 import { RunMaker } from "./run-maker";
@@ -51,7 +52,8 @@ export class Runtime {
     const bus = this.bus;
     if (bus) this.log.onStored = (runs) => bus.announce(runs);
     const settings = settingsOf(options);
-    this.maker = new RunMaker({ db, log: this.log, trees: this.trees, tree: options.tree, dataDir: options.dataDir, settings, mcp: options.mcp, specialists: this });
+    const { maxRuns = MAX_RUNS, queue: name = RUN_QUEUE, onLeaseRefresh } = options;
+    this.maker = new RunMaker({ db, log: this.log, trees: this.trees, tree: options.tree, dataDir: options.dataDir, settings, mcp: options.mcp, specialists: this, queue: name });
     this.holding = new Holding({
       db,
       log: this.log,
@@ -62,7 +64,6 @@ export class Runtime {
       queue: () => this.taking.current,
     });
     this.words = new WordDesk({ db, log: this.log, bus, takes, held: (runId) => this.holding.held(runId) });
-    const { maxRuns = MAX_RUNS, queue: name, onLeaseRefresh } = options;
     this.taking = new Taking({ db, log: this.log, bus, words: this.words, holding: this.holding, takes, maxRuns, name, onLeaseRefresh });
   }
 

@@ -60,6 +60,8 @@ export async function insertRun(
     parent?: { runId: string; callId: string };
     /** The published tree version it uses, or an SQL value choosing it as the row is written (R-version-pinned). */
     treeVersion?: number | null | SQL<number | null>;
+    /** The run queue whose processes drive it (R-queue-sweep); the studio's own when not given. */
+    queue?: string;
   },
 ): Promise<RunRow> {
   const { via, parent, ...rest } = values;

@@ -28,8 +28,8 @@ export type TakingParts = {
   takes: boolean;
   /** How many runs this process drives at once. */
   maxRuns: number;
-  /** The queue's name, when not the studio's own. */
-  name?: string;
+  /** The queue's name. */
+  name: string;
   onLeaseRefresh?: (ms: number, runs: number) => void;
 };
 
@@ -80,7 +80,7 @@ export class Taking {
   }
 
   private async sweep(queue: RunQueue<StartInput>): Promise<void> {
-    const ids = (await unfinishedRuns(this.c.db).catch(() => [])).filter((id) => !this.c.holding.held(id));
+    const ids = (await unfinishedRuns(this.c.db, this.c.name).catch(() => [])).filter((id) => !this.c.holding.held(id));
     await queue.enqueueAll(ids).catch((err: Error) => console.error(`[quiver] queueing unfinished runs failed: ${err.message}`));
   }
 
