@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench:preview`: in Chromium, a 300-line tool file open in the editor; one keystroke that changes
-// a schema; the time from the keystroke to the preview painted, p50 and p95 over 50 edits, with the
-// editor's debounce reported apart. Then the gzip JavaScript the editor page loads beside `/`.
+// a schema; the time from the keystroke to the preview painted, debounce included, p50 and p95 over 50 edits,
+// with the editor's debounce reported apart. Then the gzip JavaScript the editor page loads beside `/`.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -146,9 +146,10 @@ try {
     await page.waitForTimeout(50);
   }
   const beyond = times.map((t) => t - DEBOUNCE_MS);
-  console.log(`keystroke to preview painted, ${EDITS} edits of a 300-line file: p50 ${fmtMs(median(times))}, p95 ${fmtMs(p95(times))}`);
-  console.log(`the editor's debounce: ${DEBOUNCE_MS} ms (at most 150 ms allowed)`);
-  console.log(`beyond the debounce: p50 ${fmtMs(median(beyond))}, p95 ${fmtMs(p95(beyond))} (target: p95 ≤ 150 ms)`);
+  console.log(
+    `keystroke to preview painted, debounce included, ${EDITS} edits of a 300-line file: p50 ${fmtMs(median(times))}, p95 ${fmtMs(p95(times))} (target: p95 ≤ 80 ms)`,
+  );
+  console.log(`of which the editor's debounce: ${DEBOUNCE_MS} ms; the rest: p50 ${fmtMs(median(beyond))}, p95 ${fmtMs(p95(beyond))}`);
 
   const home = await scriptBytes(`${base}/`, "h1");
   const editor = await scriptBytes(`${base}/tools/big.py`, ".monaco-editor");
