@@ -1,16 +1,17 @@
 // Published versions on a real PostgreSQL (DATABASE_URL) between two studio processes, each with its own data folder
 // and neither with the tree folder: a version one process published is written into the other's fresh data folder
 // and runs there (R-version-materialise), and a run keeps its version when the other process takes it over after a
-// newer one was published (R-version-pinned). Versions are studio-wide: while this file's exist, every run of every
-// other file on the same database would use them, so it runs only when QUIVER_TEST_VERSIONS_PG is set, alone.
+// newer one was published (R-version-pinned). Versions are studio-wide, so the file makes a database of its own on
+// DATABASE_URL's server and drops it after: no other file's runs see its versions.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/db/client";
-import { agents, runs, treeVersions, user } from "@/db/schema";
+import { runs, user } from "@/db/schema";
 import { createAgent } from "@/server/agents/store";
 import { parseEnv } from "@/server/env";
 import { closeAll } from "@/server/host";
@@ -20,9 +21,19 @@ import { publish } from "@/server/tree/publish";
 import { call, startLoopbackModel, text, toolMessages, type LoopbackModel } from "@/tests/support/loopback-model";
 import { waitForEvent } from "./setup";
 
-const databaseUrl = parseEnv({ DATABASE_URL: process.env.QUIVER_TEST_DATABASE_URL }).databaseUrl;
-// This file's own run queue: other files' processes on this database take none of its runs (R-queue-job).
-const QUEUE = "test-versions-postgres";
+const serverUrl = parseEnv({ DATABASE_URL: process.env.QUIVER_TEST_DATABASE_URL }).databaseUrl;
+/** A name of this run's own, so two runs of the suite on one server do not meet. */
+const DB_NAME = `quiver_versions_${process.pid}_${randomUUID().slice(0, 8)}`;
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
 
 const which = (word: string) => `"""Which version of the tree this is."""
 
@@ -32,55 +43,50 @@ def which() -> str:
     return "${word}"
 `;
 
-describe.skipIf(!databaseUrl || !process.env.QUIVER_TEST_VERSIONS_PG)("published versions between two processes on PostgreSQL", () => {
-  const ann = { id: `user-versions-${randomUUID().slice(0, 8)}`, name: "Ann" };
+describe.skipIf(!serverUrl)("published versions between two processes on PostgreSQL", () => {
+  const ann = { id: "user-versions", name: "Ann" };
   let dir: string;
   let tree: string;
   let model: LoopbackModel;
   let database: Database;
   let agentId: string;
-  const made: number[] = [];
   const runtimes: Runtime[] = [];
 
   const processWithout = async (name: string) => {
-    const runtime = new Runtime({ db: database.db, tree: path.join(dir, "no-tree-here"), dataDir: path.join(dir, name), modelRetries: 0, queue: QUEUE });
+    const runtime = new Runtime({ db: database.db, tree: path.join(dir, "no-tree-here"), dataDir: path.join(dir, name), modelRetries: 0 });
     runtimes.push(runtime);
     await runtime.connect();
     return runtime;
   };
   const published = async (word: string) => {
     fs.writeFileSync(path.join(tree, "version.py"), which(word));
-    const v = (await publish({ tree, dataDir: path.join(dir, "publisher"), message: `Version ${word}.`, db: database.db })).version!;
-    made.push(v);
-    return v;
+    return (await publish({ tree, dataDir: path.join(dir, "publisher"), message: `Version ${word}.`, db: database.db })).version!;
   };
 
   beforeAll(async () => {
     process.env.QUIVER_SECRET_KEY ??= "6b".repeat(32);
+    const url = new URL(serverUrl!);
+    url.pathname = `/${DB_NAME}`;
+    await admin(`CREATE DATABASE ${DB_NAME}`);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-versions-pg-"));
     tree = path.join(dir, "checkout", "tools");
     fs.mkdirSync(tree, { recursive: true });
     fs.mkdirSync(path.join(dir, "publisher"));
     fs.writeFileSync(path.join(tree, "version.py"), which("one"));
     model = await startLoopbackModel();
-    database = await openDatabase({ databaseUrl, dataDir: dir });
+    database = await openDatabase({ databaseUrl: url.toString(), dataDir: dir });
     await database.db.insert(user).values({ id: ann.id, email: `${ann.id}@quiver.test`, name: ann.name, role: "builder" });
-    const declaration = { name: `versions ${randomUUID().slice(0, 8)}`, model: { provider: "openai-compatible", model: "loopback", base_url: model.url }, tools: [{ entry: "tools/version.py", permissions: { version__which: "ASK" as const } }] };
+    const declaration = { name: "versions", model: { provider: "openai-compatible", model: "loopback", base_url: model.url }, tools: [{ entry: "tools/version.py", permissions: { version__which: "ASK" as const } }] };
     agentId = (await createAgent(database.db, ann.id, declaration, { tree, workspace: workspaceDir(dir) })).id;
   });
 
   afterAll(async () => {
     for (const runtime of runtimes) await runtime.shutdown();
-    if (made.length > 0) await database?.db.delete(treeVersions).where(inArray(treeVersions.number, made));
-    if (agentId) {
-      await database.db.delete(runs).where(eq(runs.agentId, agentId));
-      await database.db.delete(agents).where(eq(agents.id, agentId));
-    }
-    await database?.db.delete(user).where(eq(user.id, ann.id));
     await database?.close();
     await model?.close();
     await closeAll();
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (serverUrl) await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it("R-version-pinned: a run on version N, taken over by a process with a fresh data folder after N+1 was published, answers from N", async () => {
