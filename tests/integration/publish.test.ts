@@ -1,9 +1,12 @@
-// Publish and History against the real Python tool host and real git: refused while any file has errors, a commit
-// of the tree's files otherwise, no empty commits, versions newest first, and two versions compared for the model.
+// Publish and History against the real Python tool host, real git and a database: refused while any file has errors,
+// a commit of the tree's files otherwise, no empty commits, versions newest first, read from the database on any
+// studio process, and two versions compared for the model.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "@/db/client";
+import { treeVersions } from "@/db/schema";
 import { DomainError } from "@/server/errors";
 import { closeAll, hostFor } from "@/server/host";
 import { compareVersions, listVersions, readVersion } from "@/server/tree/history";
@@ -69,10 +72,21 @@ def shout(text, *rest) -> str:
 `;
 
 const space = scratch("publish");
+let database: Database;
+beforeAll(async () => {
+  database = await openDatabase({ dataDir: path.join(space.dir, "database") });
+});
 afterAll(async () => {
   await closeAll();
+  await database?.close();
   space.cleanup();
 });
+
+/** As `setup`, on a studio whose database holds no version yet: versions are studio-wide (R-version-stored). */
+async function setupStudio(name: string, files: Record<string, string>) {
+  await database.db.delete(treeVersions);
+  return { ...setup(name, files), db: database.db };
+}
 
 /** A tree and a data folder of its own, so each test starts before the first publish. */
 function setup(name: string, files: Record<string, string>) {
@@ -151,13 +165,13 @@ describe("publish", () => {
   }, 60_000);
 
   it("records a deleted file as gone from the next version", async () => {
-    const { tree, dataDir, gitDir } = setup("deleted", { "clock.py": CLOCK, "notes.py": NOTES_V1 });
-    await publish({ tree, dataDir, message: "both" });
+    const { tree, dataDir, gitDir, db } = await setupStudio("deleted", { "clock.py": CLOCK, "notes.py": NOTES_V1 });
+    await publish({ tree, dataDir, message: "both", db });
     execFileSync("rm", [path.join(tree, "notes.py")]);
-    const second = await publish({ tree, dataDir, message: "no notes" });
+    const second = await publish({ tree, dataDir, message: "no notes", db });
     expect(second.files).toEqual(["clock.py"]);
     expect(gitOut(gitDir, "ls-tree", "--name-only", "HEAD")).toBe("clock.py");
-    expect(await listVersions({ tree, dataDir, path: "notes.py" })).toHaveLength(1);
+    expect(await listVersions({ db, tree, path: "notes.py" })).toHaveLength(1);
   }, 60_000);
 
   it("refuses an empty message", async () => {
@@ -168,28 +182,29 @@ describe("publish", () => {
 
 describe("history", () => {
   it("has no versions before the first publish", async () => {
-    const { tree, dataDir } = setup("fresh", { "clock.py": CLOCK });
-    expect(await listVersions({ tree, dataDir, path: "clock.py" })).toEqual([]);
+    const { tree, db } = await setupStudio("fresh", { "clock.py": CLOCK });
+    expect(await listVersions({ db, tree, path: "clock.py" })).toEqual([]);
   });
 
   it("lists a file's published versions newest first, only those that changed it, and compares two for the model", async () => {
-    const { tree, dataDir } = setup("history", { "clock.py": CLOCK, "notes.py": NOTES_V1 });
-    const first = await publish({ tree, dataDir, message: "Notes can be written" });
+    const { tree, dataDir, db } = await setupStudio("history", { "clock.py": CLOCK, "notes.py": NOTES_V1 });
+    const first = await publish({ tree, dataDir, message: "Notes can be written", db });
     rewrite(path.join(tree, "clock.py"), CLOCK.replace("noon", "midnight"));
-    const clockOnly = await publish({ tree, dataDir, message: "Clock says midnight" });
+    const clockOnly = await publish({ tree, dataDir, message: "Clock says midnight", db });
     rewrite(path.join(tree, "notes.py"), NOTES_V2);
-    const second = await publish({ tree, dataDir, message: "Notes take a body and tags" });
+    const second = await publish({ tree, dataDir, message: "Notes take a body and tags", db });
 
-    const versions = await listVersions({ tree, dataDir, path: "notes.py" });
-    expect(versions.map((v) => [v.commit, v.message, v.author])).toEqual([
-      [second.commit, "Notes take a body and tags", "Quiver"],
-      [first.commit, "Notes can be written", "Quiver"],
+    const versions = await listVersions({ db, tree, path: "notes.py" });
+    expect(versions.map((v) => [v.number, v.commit, v.message, v.author])).toEqual([
+      [3, second.commit, "Notes take a body and tags", "Quiver"],
+      [1, first.commit, "Notes can be written", "Quiver"],
     ]);
     expect(versions.map((v) => v.commit)).not.toContain(clockOnly.commit);
     expect(versions[0]!.at).toBe(second.at);
 
-    expect(await readVersion({ tree, dataDir, path: "notes.py", commit: first.commit })).toBe(NOTES_V1);
-    const compared = await compareVersions({ tree, dataDir, path: "notes.py", from: first.commit, to: second.commit, host: { sandbox: false, dataDir } });
+    expect(await readVersion({ db, tree, path: "notes.py", commit: first.commit })).toBe(NOTES_V1);
+    expect(await readVersion({ db, tree, path: "notes.py", commit: first.commit.slice(0, 7) })).toBe(NOTES_V1);
+    const compared = await compareVersions({ db, tree, path: "notes.py", from: first.commit, to: second.commit, host: { sandbox: false, dataDir } });
     expect(compared.before.source).toBe(NOTES_V1);
     expect(compared.after.source).toBe(NOTES_V2);
     expect(compared.before.entry.tools.map((t) => t.name)).toEqual(["notes__write", "notes__read"]);
@@ -200,19 +215,40 @@ describe("history", () => {
   }, 90_000);
 
   it("compares the latest version with the file on disk now", async () => {
-    const { tree, dataDir } = setup("working", { "notes.py": NOTES_V2 });
-    const published = await publish({ tree, dataDir, message: "v2" });
+    const { tree, dataDir, db } = await setupStudio("working", { "notes.py": NOTES_V2 });
+    const published = await publish({ tree, dataDir, message: "v2", db });
     rewrite(path.join(tree, "notes.py"), NOTES_V2.replace("def read(", "def fetch("));
-    const compared = await compareVersions({ tree, dataDir, path: "notes.py", from: published.commit, to: "working", host: { sandbox: false, dataDir } });
+    const compared = await compareVersions({ db, tree, path: "notes.py", from: published.commit, to: "working", host: { sandbox: false, dataDir } });
     expect(compared.after.version).toBe("working");
     expect(compared.after.source).toContain("def fetch(");
     expect(compared.schemaDiff.map(describeChange)).toEqual(["Added operation notes__fetch", "Removed operation notes__read"]);
   }, 60_000);
 
   it("refuses a version that does not hold the file, and a version that is not a commit hash", async () => {
-    const { tree, dataDir } = setup("missing", { "clock.py": CLOCK });
-    const published = await publish({ tree, dataDir, message: "clock" });
-    expect((await refusal(readVersion({ tree, dataDir, path: "notes.py", commit: published.commit }))).reason).toBe("NO_VERSION");
-    expect((await refusal(readVersion({ tree, dataDir, path: "clock.py", commit: "--all" }))).reason).toBe("BAD_VERSION");
+    const { tree, dataDir, db } = await setupStudio("missing", { "clock.py": CLOCK });
+    const published = await publish({ tree, dataDir, message: "clock", db });
+    expect((await refusal(readVersion({ db, tree, path: "notes.py", commit: published.commit }))).reason).toBe("NO_VERSION");
+    expect((await refusal(readVersion({ db, tree, path: "clock.py", commit: "--all" }))).reason).toBe("BAD_VERSION");
+    expect((await refusal(readVersion({ db, tree, path: "clock.py", commit: "0000000" }))).reason).toBe("NO_VERSION");
   }, 60_000);
+
+  it("R-version-stored: a studio process whose tree.git is fresh shows the versions another one published, and compares them", async () => {
+    const { tree, dataDir, db } = await setupStudio("machine-a/tools", { "notes.py": NOTES_V1 });
+    const first = await publish({ tree, dataDir, message: "Notes can be written", db });
+    rewrite(path.join(tree, "notes.py"), NOTES_V2);
+    const second = await publish({ tree, dataDir, message: "Notes take a body and tags", db });
+    // Another machine: a checkout of its own holding the file as it is now, and a data folder no publish has touched.
+    const other = setup("machine-b/tools", { "notes.py": NOTES_V2.replace("def read(", "def fetch(") });
+    expect(existsSync(path.join(other.gitDir, "HEAD"))).toBe(false);
+
+    const versions = await listVersions({ db, tree: other.tree, path: "notes.py" });
+    expect(versions.map((v) => [v.number, v.commit, v.message])).toEqual([
+      [2, second.commit, "Notes take a body and tags"],
+      [1, first.commit, "Notes can be written"],
+    ]);
+    const published = await compareVersions({ db, tree: other.tree, path: "notes.py", from: first.commit, to: second.commit, host: { sandbox: false, dataDir: other.dataDir } });
+    expect([published.before.source, published.after.source]).toEqual([NOTES_V1, NOTES_V2]);
+    const working = await compareVersions({ db, tree: other.tree, path: "notes.py", from: second.commit, to: "working", host: { sandbox: false, dataDir: other.dataDir } });
+    expect(working.schemaDiff.map(describeChange)).toEqual(["Added operation notes__fetch", "Removed operation notes__read"]);
+  }, 90_000);
 });

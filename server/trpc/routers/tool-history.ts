@@ -1,5 +1,5 @@
-// Publish and History: commit the checked tree as a version, list a file's versions, compare two of them.
-// Mounted as tools.history; the work is in server/tree/publish.ts and server/tree/history.ts.
+// Publish and History: commit the checked tree as a version, list a file's versions, compare two of them, both read
+// from the versions in the database. Mounted as tools.history; the work is in server/tree/publish.ts and history.ts.
 import { z } from "zod";
 import { getDb } from "@/server/db";
 import { env } from "@/server/env";
@@ -26,9 +26,9 @@ export const toolHistoryRouter = router({
 
   versions: builderProcedure
     .input(z.object({ path: filePath }))
-    .query(({ input }) => listVersions({ tree: env().toolsDir, dataDir: env().dataDir, path: input.path })),
+    .query(async ({ input }) => listVersions({ db: await getDb(), tree: env().toolsDir, path: input.path })),
 
   compare: developerProcedure
     .input(z.object({ path: filePath, from: version, to: version }))
-    .query(({ input }) => compareVersions({ tree: env().toolsDir, dataDir: env().dataDir, ...input })),
+    .query(async ({ input }) => compareVersions({ db: await getDb(), tree: env().toolsDir, ...input })),
 });
