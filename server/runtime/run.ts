@@ -127,9 +127,9 @@ export class Run {
     readonly deps: { db: Db; log: EventLog; tree: string; dataDir: string; settings: RuntimeSettings; mcp?: McpPool; specialists?: SpecialistRuntime },
   ) {}
 
-  /** The tree's tool host, looked up once per run. */
+  /** The tree's tool host, looked up once per run; its work folder is under this runtime's data folder, not the default. */
   get host(): Host {
-    return (this.treeHost ??= hostFor(this.deps.tree));
+    return (this.treeHost ??= hostFor(this.deps.tree, { dataDir: this.deps.dataDir }));
   }
 
   /** The run's secrets: the model's key and its entries' `${NAME}` settings. */
