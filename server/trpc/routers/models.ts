@@ -27,7 +27,11 @@ const draft = z.object({ provider, baseUrl: fields.baseUrl, apiKey: fields.apiKe
 export const modelsRouter = router({
   list: builderProcedure.query(async () => listConnections(await getDb())),
 
-  offered: builderProcedure.input(z.object({ name })).query(async ({ input, ctx }) => offeredModels(await getDb(), ctx.user.id, input.name)),
+  /**
+   * A mutation, though it changes nothing the caller sees: reading the provider's list decrypts the key (a
+   * `secret.used` row) and calls out, which no GET may do (R-req-acting-post). Call it when the picker opens.
+   */
+  offered: builderProcedure.input(z.object({ name })).mutation(async ({ input, ctx }) => offeredModels(await getDb(), ctx.user.id, input.name)),
 
   create: adminProcedure
     .input(z.object({ name, provider, ...fields }))
