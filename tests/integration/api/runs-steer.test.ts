@@ -3,7 +3,8 @@
 // and a tool's secret masked in what the API answers (R-api-runs-steer, R-api-runs-read).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call as modelCall, text } from "@/tests/support/loopback-model";
-import { apiStudio, bearer, call, readEvents, type ApiStudio, type RunStarted, type RunView, type SseEvent } from "./runs-studio";
+import { runsClient, type RunsClient } from "@/tests/support/runs-client";
+import { apiStudio, bearer, call, readEvents, type ApiStudio, type RunView, type SseEvent } from "./runs-studio";
 
 const NOTES = `"""Notes."""
 
@@ -52,6 +53,7 @@ def whoami(settings: Settings) -> str:
 const TOKEN = "svc_live_4b3a2f1e0d9c";
 let s: ApiStudio;
 let key: string;
+let runs: RunsClient;
 let keyId: string;
 let agent: string;
 
@@ -66,56 +68,42 @@ beforeAll(async () => {
     { entry: "system:ask_user" },
   ]);
   ({ value: key, id: keyId } = await s.key({ name: "steering" }));
+  runs = runsClient(s.url, key);
 });
 beforeEach(() => s.model.reset());
 afterAll(async () => s?.close());
 
 const api = (path: string) => `${s.url}/api/v1${path}`;
 
-async function start(message: string): Promise<string> {
-  const answer = await call<RunStarted>(api(`/agents/${agent}/runs`), { key, body: { message } });
-  expect(answer.status).toBe(201);
-  return answer.json!.runId;
-}
-
-/** The next event of `type` after `after` (the start without one), read from the run's stream. */
-async function next(runId: string, type: string, after: string | null = null): Promise<SseEvent> {
-  const read = await readEvents(api(`/runs/${runId}/events`), bearer(key, after ? { "last-event-id": after } : {}), (e) => e.event === type);
-  const found = read.events.at(-1);
-  if (found?.event !== type) throw new Error(`run ${runId} sent no ${type} event: ${read.events.map((e) => e.event).join(", ")}`);
-  return found;
-}
-
 const callIdOf = (event: SseEvent) => (event.data!.data as { callId: string }).callId;
-const getRun = async (runId: string) => (await call<RunView>(api(`/runs/${runId}`), { key })).json!;
 
 describe("approvals through the API", () => {
   it("runs a call approved once and refuses one denied, telling the model; the run says who decided", async () => {
     s.model.reply(modelCall("notes__write", { subject: "first" }), modelCall("notes__write", { subject: "second" }), text("Done."));
-    const runId = await start("Write two notes.");
-    const asked = await next(runId, "approval_requested");
+    const runId = await runs.start(agent, "Write two notes.");
+    const asked = await runs.next(runId, "approval_requested");
     const first = callIdOf(asked);
     // A run waiting shows what it waits on.
-    await next(runId, "status", asked.id);
-    const waiting = await getRun(runId);
+    await runs.next(runId, "status", asked.id);
+    const waiting = await runs.getRun(runId);
     expect(waiting.status).toBe("waiting");
     expect(waiting.waiting.approvals).toEqual([expect.objectContaining({ callId: first, operation: "notes__write", args: { subject: "first" }, grantable: true })]);
     expect(waiting.calls.find((c) => c.callId === first)!.state).toBe("waiting_for_approval");
 
-    const approved = await call(api(`/runs/${runId}/decisions`), { key, body: { callId: first, decision: "approve_once" } });
+    const approved = await runs.decide(runId, first, "approve_once");
     expect(approved).toMatchObject({ status: 200, json: { runId, callId: first, decision: "approve_once" } });
-    const again = await call(api(`/runs/${runId}/decisions`), { key, body: { callId: first, decision: "deny" } });
+    const again = await runs.decide(runId, first, "deny");
     expect(again.status).toBe(409);
     expect(again.json!.error.code).toBe("NO_APPROVAL_WAITING");
 
-    const second = await next(runId, "approval_requested", asked.id);
+    const second = await runs.next(runId, "approval_requested", asked.id);
     expect(callIdOf(second)).not.toBe(first);
-    expect((await call(api(`/runs/${runId}/decisions`), { key, body: { callId: callIdOf(second), decision: "deny" } })).status).toBe(200);
-    await next(runId, "message", second.id);
+    expect((await runs.decide(runId, callIdOf(second), "deny")).status).toBe(200);
+    await runs.next(runId, "message", second.id);
     const end = await readEvents(api(`/runs/${runId}/events`), bearer(key, { "last-event-id": second.id! }));
     expect(end.ended).toBe(true);
 
-    const run = await getRun(runId);
+    const run = await runs.getRun(runId);
     expect(run.status).toBe("done");
     expect(run.waiting).toEqual({ approvals: [], questions: [], recoveries: [] });
     const [one, two] = run.calls;
@@ -127,13 +115,13 @@ describe("approvals through the API", () => {
 
   it("approve_always_in_run lets every later call of the operation in the run go without asking", async () => {
     s.model.reply(modelCall("notes__write", { subject: "a" }), modelCall("notes__write", { subject: "b" }), text("Both."));
-    const runId = await start("Write a and b.");
-    const asked = await next(runId, "approval_requested");
-    expect((await call(api(`/runs/${runId}/decisions`), { key, body: { callId: callIdOf(asked), decision: "approve_always_in_run" } })).status).toBe(200);
+    const runId = await runs.start(agent, "Write a and b.");
+    const asked = await runs.next(runId, "approval_requested");
+    expect((await runs.decide(runId, callIdOf(asked), "approve_always_in_run")).status).toBe(200);
     const rest = await readEvents(api(`/runs/${runId}/events`), bearer(key, { "last-event-id": asked.id! }));
     expect(rest.ended).toBe(true);
     expect(rest.events.filter((e) => e.event === "approval_requested")).toEqual([]);
-    expect((await getRun(runId)).calls.map((c) => [c.result?.text, c.decision?.decision ?? null])).toEqual([
+    expect((await runs.getRun(runId)).calls.map((c) => [c.result?.text, c.decision?.decision ?? null])).toEqual([
       ["wrote a", "approve_always_in_run"],
       ["wrote b", null],
     ]);
@@ -143,25 +131,25 @@ describe("approvals through the API", () => {
 describe("questions, conversation and stopping", () => {
   it("answers ask_user, continues the finished run with another message, and refuses a message while it waits", async () => {
     s.model.reply(modelCall("ask_user", { question: "Which one?" }), text("The green one it is."), text("Noted again."));
-    const runId = await start("Pick one.");
-    const asked = await next(runId, "question_asked");
-    await next(runId, "status", asked.id);
-    expect((await getRun(runId)).waiting.questions).toEqual([{ callId: callIdOf(asked), kind: "call", parent: null, question: "Which one?", choices: [] }]);
+    const runId = await runs.start(agent, "Pick one.");
+    const asked = await runs.next(runId, "question_asked");
+    await runs.next(runId, "status", asked.id);
+    expect((await runs.getRun(runId)).waiting.questions).toEqual([{ callId: callIdOf(asked), kind: "call", parent: null, question: "Which one?", choices: [] }]);
     const busy = await call(api(`/runs/${runId}/messages`), { key, body: { message: "Hello?" } });
     expect(busy.status).toBe(409);
     expect(busy.json!.error).toMatchObject({ code: "RUN_BUSY", message: expect.stringContaining("waiting for an approval or an answer") });
 
-    expect((await call(api(`/runs/${runId}/answers`), { key, body: { callId: callIdOf(asked), answer: "the green one" } })).status).toBe(200);
+    expect((await runs.answer(runId, callIdOf(asked), "the green one")).status).toBe(200);
     const done = await readEvents(api(`/runs/${runId}/events`), bearer(key, { "last-event-id": asked.id! }));
     expect(done.ended).toBe(true);
-    const answered = await getRun(runId);
+    const answered = await runs.getRun(runId);
     expect(answered.calls[0]!.result!.text).toBe("The user answered: the green one");
 
     const more = await call(api(`/runs/${runId}/messages`), { key, body: { message: "Once more." } });
     expect(more).toMatchObject({ status: 202, json: { runId, status: "running" } });
     const rest = await readEvents(api(`/runs/${runId}/events`), bearer(key, { "last-event-id": answered.lastEventId! }));
     expect(rest.ended).toBe(true);
-    const continued = await getRun(runId);
+    const continued = await runs.getRun(runId);
     expect(continued.status).toBe("done");
     expect(continued.messages.filter((m) => m.role === "user").map((m) => [m.text, m.by?.name])).toEqual([
       ["Pick one.", "API key steering"],
@@ -172,8 +160,8 @@ describe("questions, conversation and stopping", () => {
 
   it("stops a run whose tool is still working, the stream ending cancelled; a second stop is refused", async () => {
     s.model.reply(modelCall("notes__slow", { seconds: 20 }), text("never"));
-    const runId = await start("Take your time.");
-    const started = await next(runId, "tool_started");
+    const runId = await runs.start(agent, "Take your time.");
+    const started = await runs.next(runId, "tool_started");
     const stopped = await call(api(`/runs/${runId}/cancel`), { key, method: "POST" });
     expect(stopped.status).toBe(202);
     const end = await readEvents(api(`/runs/${runId}/events`), bearer(key, { "last-event-id": started.id! }), () => false, 15_000);
@@ -198,7 +186,7 @@ describe("questions, conversation and stopping", () => {
 
   it("answers a tool's secret masked, in the run it reads and in the events it streams", async () => {
     s.model.reply(modelCall("service__whoami"), text("Checked."));
-    const runId = await start("Who are we?");
+    const runId = await runs.start(agent, "Who are we?");
     const read = await readEvents(api(`/runs/${runId}/events`), bearer(key));
     expect(read.ended).toBe(true);
     const run = await call<RunView>(api(`/runs/${runId}`), { key });

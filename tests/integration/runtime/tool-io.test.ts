@@ -6,7 +6,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call as modelCall, text, toolMessages } from "@/tests/support/loopback-model";
-import { apiStudio, bearer, call, readEvents, type ApiStudio, type RunStarted, type RunView, type SseEvent } from "../api/runs-studio";
+import { runsClient, type RunsClient } from "@/tests/support/runs-client";
+import { apiStudio, call, type ApiStudio, type RunView } from "../api/runs-studio";
 import { sleep } from "./setup";
 
 const DESK = `"""Tools that ask the person first."""
@@ -48,18 +49,19 @@ def choose(ctx: Context) -> str:
 const builder = { id: "user-bea", email: "bea@quiver.test", name: "Bea", role: "builder" as const };
 let s: ApiStudio;
 let key: string;
+let runs: RunsClient;
 let agent: string;
 
 beforeAll(async () => {
   s = await apiStudio("tool-io", { "desk.py": DESK });
   agent = await s.agent("asker", [{ entry: "tools/desk.py" }]);
   ({ value: key } = await s.key({ name: "deciding" }));
+  runs = runsClient(s.url, key);
 });
 beforeEach(() => s.model.reset());
 afterAll(async () => s?.close());
 
 const api = (route: string) => `${s.url}/api/v1${route}`;
-const getRun = async (runId: string) => (await call<RunView>(api(`/runs/${runId}`), { key })).json!;
 
 async function trpc() {
   const { appRouter } = await import("@/server/trpc/router");
@@ -67,29 +69,15 @@ async function trpc() {
   return createCallerFactory(appRouter)({ headers: new Headers(), user: builder });
 }
 
-async function start(message: string): Promise<string> {
-  const answer = await call<RunStarted>(api(`/agents/${agent}/runs`), { key, body: { message } });
-  expect(answer.status).toBe(201);
-  return answer.json!.runId;
-}
-
-/** The next event of `type` after `after`, read from the run's stream. */
-async function next(runId: string, type: string, after: string | null = null): Promise<SseEvent> {
-  const read = await readEvents(api(`/runs/${runId}/events`), bearer(key, after ? { "last-event-id": after } : {}), (e) => e.event === type);
-  const found = read.events.at(-1);
-  if (found?.event !== type) throw new Error(`run ${runId} sent no ${type} event: ${read.events.map((e) => e.event).join(", ")}`);
-  return found;
-}
-
 /** The run's view once it waits on something, or has ended. */
 async function waiting(runId: string): Promise<RunView> {
-  await expect.poll(async () => (await getRun(runId)).status, { timeout: 10_000 }).not.toBe("running");
-  return getRun(runId);
+  await expect.poll(async () => (await runs.getRun(runId)).status, { timeout: 10_000 }).not.toBe("running");
+  return runs.getRun(runId);
 }
 
 async function finished(runId: string): Promise<RunView> {
-  await expect.poll(async () => (await getRun(runId)).status, { timeout: 15_000 }).toBe("done");
-  return getRun(runId);
+  await expect.poll(async () => (await runs.getRun(runId)).status, { timeout: 15_000 }).toBe("done");
+  return runs.getRun(runId);
 }
 
 const resultsOf = (run: RunView) => run.calls.filter((c) => c.parent === null).map((c) => c.result?.text);
@@ -102,8 +90,8 @@ describe("a write approval through the runs API", () => {
       modelCall("desk__publish", { path: "out/b.md" }),
       text("Written."),
     );
-    const runId = await start("Publish the reports.");
-    const asked = await next(runId, "approval_requested");
+    const runId = await runs.start(agent, "Publish the reports.");
+    const asked = await runs.next(runId, "approval_requested");
     const view = await waiting(runId);
     const [outer] = view.calls;
     expect(view.waiting.approvals).toEqual([
@@ -120,13 +108,13 @@ describe("a write approval through the runs API", () => {
     ]);
     expect(outer!.state).toBe("running");
     await sleep(1_500); // past desk.py's TIMEOUT of 1 s: the person's time is off the tool's clock (R-tool-io-clock)
-    const decided = await call(api(`/runs/${runId}/decisions`), { key, body: { callId: `${outer!.callId}/io-1`, decision: "approve_always_in_run" } });
+    const decided = await runs.decide(runId, `${outer!.callId}/io-1`, "approve_always_in_run");
     expect(decided.status).toBe(200);
 
-    const other = await next(runId, "approval_requested", asked.id);
+    const other = await runs.next(runId, "approval_requested", asked.id);
     expect((other.data!.data as { args: unknown }).args).toEqual({ path: "out/b.md", summary: "the weekly report" });
     const callId = (other.data!.data as { callId: string }).callId;
-    expect((await call(api(`/runs/${runId}/decisions`), { key, body: { callId, decision: "deny" } })).status).toBe(200);
+    expect((await runs.decide(runId, callId, "deny")).status).toBe(200);
     const run = await finished(runId);
     expect(resultsOf(run)).toEqual(["write out/a.md: always", "write out/./a.md: always", "write out/b.md: deny"]);
     // The model read each tool's answer and nothing of the decisions' own.
@@ -147,11 +135,11 @@ describe("shell, plan and ask through tRPC", () => {
     s.model.reply(modelCall("desk__deploy", { command: "make ship" }), text("Deployed."));
     const caller = await trpc();
     const { runId } = await caller.runs.start({ agentId: agent, message: "Ship it." });
-    const shell = await next(runId, "approval_requested");
+    const shell = await runs.next(runId, "approval_requested");
     const first = (await waiting(runId)).waiting.approvals[0]!;
     expect(first).toMatchObject({ kind: "shell", grantable: false, args: { command: "make ship", reason: "to ship the release" } });
     await caller.runs.decide({ runId, callId: first.callId, decision: "once" });
-    await next(runId, "approval_requested", shell.id);
+    await runs.next(runId, "approval_requested", shell.id);
     const plan = (await waiting(runId)).waiting.approvals[0]!;
     expect(plan).toMatchObject({ kind: "plan", args: { plan: "1. build\n2. ship" }, callId: first.callId.replace(/io-1$/, "io-2") });
     await caller.runs.decide({ runId, callId: plan.callId, decision: "deny", note: "not on a Friday" });
@@ -174,12 +162,12 @@ describe("shell, plan and ask through tRPC", () => {
     s.model.reply(modelCall("desk__choose", {}), text("Blue it is."));
     const caller = await trpc();
     const { runId } = await caller.runs.start({ agentId: agent, message: "Pick a colour." });
-    await next(runId, "question_asked");
+    await runs.next(runId, "question_asked");
     const question = (await waiting(runId)).waiting.questions[0]!;
     expect(question).toMatchObject({ kind: "ask", question: "Which colour?", choices: ["red", "blue"] });
     expect(question.parent).toBe(question.callId.replace(/\/io-1$/, ""));
     // The runs API takes the answer as it does ask_user's.
-    expect((await call(api(`/runs/${runId}/answers`), { key, body: { callId: question.callId, answer: "blue" } })).status).toBe(200);
+    expect((await runs.answer(runId, question.callId, "blue")).status).toBe(200);
     expect(resultsOf(await finished(runId))).toEqual(["picked blue"]);
   });
 });
@@ -189,12 +177,12 @@ describe("nobody answering", () => {
     const heard = path.join(process.env.QUIVER_TOOLS_DIR!, "heard.txt");
     fs.rmSync(heard, { force: true });
     s.model.reply(modelCall("desk__publish", { path: "secret/plans.md" }), text("Stopped."));
-    const runId = await start("Publish the plans.");
-    await next(runId, "approval_requested");
+    const runId = await runs.start(agent, "Publish the plans.");
+    await runs.next(runId, "approval_requested");
     expect((await waiting(runId)).waiting.approvals).toHaveLength(1);
     expect([200, 202]).toContain((await call(api(`/runs/${runId}/cancel`), { key, method: "POST" })).status);
     await expect.poll(() => (fs.existsSync(heard) ? fs.readFileSync(heard, "utf8") : null), { timeout: 10_000 }).toBe("deny");
-    await expect.poll(async () => (await getRun(runId)).status, { timeout: 10_000 }).toBe("cancelled");
-    expect((await getRun(runId)).waiting).toEqual({ approvals: [], questions: [], recoveries: [] });
+    await expect.poll(async () => (await runs.getRun(runId)).status, { timeout: 10_000 }).toBe("cancelled");
+    expect((await runs.getRun(runId)).waiting).toEqual({ approvals: [], questions: [], recoveries: [] });
   });
 });
