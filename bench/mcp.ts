@@ -29,6 +29,7 @@ import { agentForRun, insertRun } from "@/server/runtime/store";
 import { VOICE_TIMING } from "@/server/runtime/voice";
 import { createSecret } from "@/server/secrets/store";
 import { workspaceDir } from "@/server/system/filesystem/workspace";
+import { loopbackProcess, type Fallback } from "./loopback";
 
 const SERVER = path.join(process.cwd(), "bench", "mcp_server.mjs");
 const CALLS = 1000;
@@ -129,7 +130,7 @@ async function benchRun(b: Bench, server: string, tool: string): Promise<Run> {
   const settings = { voice: VOICE_TIMING, modelRetries: 0, modelRetryMs: 0, maxSteps: 50, canAsk: false, retryMs: 0 };
   const deps = { db: b.db, log: new EventLog(b.db), tree: b.tree, dataDir: b.dataDir, settings, mcp: b.pool };
   const run = new Run(row.id, { id: made.id, name: declaration.name, version }, declaration, "bench", { tools: [], operations: [], withheld: [], problems: [] }, deps);
-  const mcp = { db: b.db, pool: b.pool, only: mcpServersOf(declaration), provider: declaration.model.provider };
+  const mcp = { db: b.db, pool: b.pool, only: mcpServersOf(declaration), provider: "openai-compatible" as const };
   const { sources, extras, treeError } = await readSources(b.tree, mcp);
   run.catalog = runCatalog(declaration, sources, extras, treeError);
   if (!run.operation(tool)) throw new Error(`the run was not offered ${tool}: ${run.catalog.problems.join("; ") || "no reason given"}`);
@@ -195,33 +196,13 @@ async function callFigure(b: Bench, title: string, server: string, http: string 
   }
 }
 
-/** The loopback model in a process of its own: each run's model calls noop STEPS_PER_RUN times, then answers. */
-async function loopbackProcess(): Promise<{ url: string; stop(): void }> {
-  const loopback = path.join(process.cwd(), "tests", "support", "loopback-model.ts");
-  const script = `
-    const loaded = await import(${JSON.stringify(loopback)});
-    const { startLoopbackModel, call, text } = loaded.startLoopbackModel ? loaded : loaded.default;
-    const model = await startLoopbackModel();
-    model.fallback = (request) => {
-      const done = request.body.messages.filter((m) => m.role === "tool").length;
-      return done < ${STEPS_PER_RUN} ? call("noop", {}) : text("Done.");
-    };
-    process.stdout.write(model.url + "\\n");`;
-  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
-  const started = new Promise<string>((resolve, reject) => {
-    child.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
-    child.once("exit", (code) => reject(new Error(`the loopback model exited with ${code}`)));
-  });
-  const url = await within(started, "the loopback model's start").catch((error: unknown) => {
-    child.kill();
-    throw error;
-  });
-  return { url, stop: () => child.kill() };
-}
+/** Each run's model calls noop `steps` times, then answers. */
+const noopSteps: Fallback<{ steps: number }> = (request, { call, text }, { steps }) =>
+  request.body.messages.filter((m) => m.role === "tool").length < steps ? call("noop", {}) : text("Done.");
 
 /** A run's whole step (the model's reply and its one call), against the loopback model, the model's time taken out. */
 async function stepFigure(b: Bench, server: string, sdkMedian: number): Promise<void> {
-  const model = await loopbackProcess();
+  const model = await loopbackProcess(noopSteps, { steps: STEPS_PER_RUN });
   const steps: StepMetrics[] = [];
   const runtime = new Runtime({ db: b.db, tree: b.tree, dataDir: b.dataDir, mcp: b.pool, modelRetries: 0, onStep: (step) => steps.push(step) });
   try {

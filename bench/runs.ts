@@ -4,7 +4,6 @@
 // step's overhead once the model's own time is taken out, and a count proving every step was stored. Run twice:
 // (a) the model answers at once, so all 100 runs want the CPU together; (b) it answers in 0–2 s, as a model server
 // does. The loopback runs in a process of its own, so its work is not charged to the studio. Run: npm run bench:runs
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
@@ -17,6 +16,7 @@ import { workspaceDir } from "@/server/system/filesystem/workspace";
 import { closeAll } from "@/server/host";
 import { Runtime } from "@/server/runtime";
 import type { StepMetrics } from "@/server/runtime/run";
+import { concurrentRuns, loopbackProcess, PING, pingUntil } from "./loopback";
 
 const RUNS = 100;
 const CALLS = 5;
@@ -34,38 +34,7 @@ type Stats = { quantile(values: number[], q: number): number; fmtMs(ms: number):
 const TOOL = `"""The benchmark's tool."""
 
 
-def ping(n: int) -> str:
-    """Answer at once.
-
-    Args:
-        n: Which call of the run this is.
-    """
-    return f"pong {n}"
-`;
-
-/**
- * The loopback model in a process of its own: each run's model calls ping until it has CALLS results, then
- * answers; the model's name says how long it takes ("loopback-2000": up to 2 s, evenly spread).
- */
-async function loopbackProcess(): Promise<{ url: string; stop(): void }> {
-  const loopback = path.join(process.cwd(), "tests", "support", "loopback-model.ts");
-  const script = `
-    const loaded = await import(${JSON.stringify(loopback)});
-    const { startLoopbackModel, call, text } = loaded.startLoopbackModel ? loaded : loaded.default;
-    const model = await startLoopbackModel();
-    model.fallback = (request) => {
-      const done = request.body.messages.filter((m) => m.role === "tool").length;
-      const reply = done < ${CALLS} ? call("bench__ping", { n: done + 1 }) : text("All pinged.");
-      return { ...reply, delayMs: Math.random() * Number(request.body.model.split("-")[1]) };
-    };
-    process.stdout.write(model.url + "\\n");`;
-  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
-    child.once("exit", (code) => reject(new Error(`the loopback model exited with ${code}`)));
-  });
-  return { url, stop: () => child.kill() };
-}
+${PING}`;
 
 async function stored(db: Db, ids: string[]) {
   const rows = await db.select({ type: runEvents.type, n: count() }).from(runEvents).where(inArray(runEvents.runId, ids)).groupBy(runEvents.type);
@@ -82,7 +51,7 @@ async function main() {
   writeFileSync(path.join(tree, "bench.py"), TOOL);
   process.env.QUIVER_SECRET_KEY ??= "00".repeat(32);
   const database = await openDatabase({ dataDir, databaseUrl: process.env.DATABASE_URL || undefined });
-  const model = await loopbackProcess();
+  const model = await loopbackProcess(pingUntil, { calls: CALLS, ping: "bench__ping" });
   const steps: StepMetrics[] = [];
   const runtime = new Runtime({ db: database.db, tree, dataDir, modelRetries: 0, onStep: (step) => steps.push(step) });
   let complete = true;
@@ -99,20 +68,13 @@ async function main() {
         },
         { tree, workspace: workspaceDir(dataDir) },
       );
-      const runOnce = async () => {
-        const { runId } = await runtime.start({ agentId, message: "Ping five times.", user: { id: "bench" } });
-        await runtime.idle(runId);
-        return runId;
-      };
-      for (let i = 0; i < WARMUP; i++) await runOnce();
+      for (let i = 0; i < WARMUP; i++) await concurrentRuns(runtime, agentId, 1, { id: "bench" });
       steps.length = 0;
 
       const lag = monitorEventLoopDelay({ resolution: 1 });
       lag.enable();
       const cpu = process.cpuUsage();
-      const started = performance.now();
-      const ids = await Promise.all(Array.from({ length: RUNS }, runOnce));
-      const total = performance.now() - started;
+      const { ids, ms: total } = await concurrentRuns(runtime, agentId, RUNS, { id: "bench" });
       const used = process.cpuUsage(cpu);
       lag.disable();
 

@@ -6,7 +6,6 @@
 // calls driven in this process, as bench:runs (a) and (b) drive them, timing every refresh of the leases: their
 // time spread over the steps, beside the target of 1 ms a step, and the steps' overhead as bench:runs reports it.
 // Everything it makes in the database is removed after. Run: DATABASE_URL=postgres://… npm run bench:takeover
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -18,6 +17,8 @@ import { closeAll } from "@/server/host";
 import { LEASE_SECONDS, Runtime } from "@/server/runtime";
 import type { StepMetrics } from "@/server/runtime/run";
 import { workspaceDir } from "@/server/system/filesystem/workspace";
+import { studioProcess, type StudioProcess } from "@/tests/support/studio-process";
+import { concurrentRuns, loopbackProcess, PING, pingUntil } from "./loopback";
 
 const ROUNDS = 5;
 const RUNS_PER_ROUND = 10;
@@ -44,66 +45,13 @@ def nap(seconds: float) -> str:
     return "rested"
 
 
-def ping(n: int) -> str:
-    """Answer at once.
+${PING}`;
 
-    Args:
-        n: Which call of the run this is.
-    """
-    return f"pong {n}"
-`;
-
-/**
- * The loopback model in a process of its own. "loopback-nap": one long nap, then an answer (the takeover's runs);
- * "loopback-<ms>": CALLS pings answered within <ms>, then an answer (the load, as bench:runs).
- */
-async function loopbackProcess(): Promise<{ url: string; stop(): void }> {
-  const loopback = path.join(process.cwd(), "tests", "support", "loopback-model.ts");
-  const script = `
-    const loaded = await import(${JSON.stringify(loopback)});
-    const { startLoopbackModel, call, text } = loaded.startLoopbackModel ? loaded : loaded.default;
-    const model = await startLoopbackModel();
-    model.fallback = (request) => {
-      const done = request.body.messages.filter((m) => m.role === "tool").length;
-      const kind = request.body.model.split("-")[1];
-      if (kind === "nap") return done === 0 ? call("bench__nap", { seconds: 60 }) : text("Rested.");
-      const reply = done < ${CALLS} ? call("bench__ping", { n: done + 1 }) : text("All pinged.");
-      return { ...reply, delayMs: Math.random() * Number(kind) };
-    };
-    process.stdout.write(model.url + "\\n");`;
-  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
-    child.once("exit", (code) => reject(new Error(`the loopback model exited with ${code}`)));
-  });
-  return { url, stop: () => child.kill() };
-}
-
-type Worker = { child: ChildProcess; pid: number; live: Set<string>; ready: Promise<void> };
-
-/** A worker process, tsx a loader in it, so a kill reaches it (R-ops-tsx-child). */
-function worker(env: Record<string, string>, scratch: string): Worker {
+/** A worker process of the studio's own start-up; a refused start-up says why on stderr. */
+function worker(env: Record<string, string>, scratch: string): StudioProcess {
   const dataDir = mkdtempSync(path.join(scratch, "worker-"));
-  const child = spawn(process.execPath, ["--import", "tsx", path.join("tests", "support", "studio-worker.ts")], {
-    cwd: process.cwd(),
-    env: { ...env, QUIVER_ROLE: "worker", QUIVER_DATA_DIR: dataDir } as unknown as NodeJS.ProcessEnv,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let resolveReady!: () => void;
-  const w: Worker = { child, pid: child.pid!, live: new Set(), ready: new Promise((r) => (resolveReady = r)) };
-  let buffer = "";
-  child.stdout!.on("data", (chunk: Buffer) => {
-    buffer += chunk.toString();
-    for (let at = buffer.indexOf("\n"); at >= 0; at = buffer.indexOf("\n")) {
-      const line = buffer.slice(0, at);
-      buffer = buffer.slice(at + 1);
-      if (!line.startsWith("{")) continue;
-      const parsed = JSON.parse(line) as { ready?: boolean; live?: string[]; refused?: string };
-      if (parsed.refused) console.error(`a worker refused to start: ${parsed.refused}`);
-      if (parsed.ready) resolveReady();
-      if (parsed.live) w.live = new Set(parsed.live);
-    }
-  });
+  const w = studioProcess({ ...env, QUIVER_ROLE: "worker", QUIVER_DATA_DIR: dataDir }, { stderr: "inherit" });
+  w.ready.catch(() => console.error(`a worker refused to start: ${String(w.lines.find((l) => l.refused)?.refused ?? "it exited")}`));
   return w;
 }
 
@@ -140,7 +88,7 @@ async function main() {
 
   const database = await openDatabase({ databaseUrl, dataDir: scratch });
   const db = database.db;
-  const model = await loopbackProcess();
+  const model = await loopbackProcess(pingUntil, { calls: CALLS, ping: "bench__ping", nap: "bench__nap" });
   const web = new Runtime({ db, channel: database.channel, tree, dataDir: scratch, role: "web", queue });
   await web.connect();
   await db.insert(user).values({ id: PERSON, email: `${PERSON}@quiver.test`, name: "Bench", role: "builder" }).onConflictDoNothing();
@@ -151,7 +99,7 @@ async function main() {
     made.push(id);
     return id;
   };
-  const workers: Worker[] = [];
+  const workers: StudioProcess[] = [];
   const spawnWorker = () => {
     const w = worker(env, scratch);
     workers.push(w);
@@ -209,15 +157,7 @@ async function main() {
       const agentId = await agentOf(`loopback-${latency}`);
       steps.length = 0;
       refreshes.length = 0;
-      const t0 = performance.now();
-      const ids = await Promise.all(
-        Array.from({ length: LOAD_RUNS }, async () => {
-          const { runId } = await driver.start({ agentId, message: "Ping five times.", user: { id: PERSON } });
-          await driver.idle(runId);
-          return runId;
-        }),
-      );
-      const total = performance.now() - t0;
+      const { ids, ms: total } = await concurrentRuns(driver, agentId, LOAD_RUNS, { id: PERSON });
       const overhead = steps.map((s) => s.ms - s.modelMs);
       const share = refreshes.map((r) => r.ms / Math.max(1, r.runs));
       const all = refreshes.reduce((sum, r) => sum + r.ms, 0);
