@@ -34,6 +34,7 @@ export function networkCause(err: unknown): string {
     case "SELF_SIGNED_CERT_IN_CHAIN":
       return "its TLS certificate is not trusted";
     default:
+      if (/redirect/i.test((cause as { message?: string } | undefined)?.message ?? "")) return "it answered with a redirect to another address";
       return code ? code.toLowerCase().replace(/_/g, " ") : "the request failed";
   }
 }
@@ -65,7 +66,7 @@ export async function listModels(t: Target, key: string | null, timeoutMs = LIST
     response = await fetch(url, { headers: headers(t, key), signal: AbortSignal.timeout(timeoutMs), redirect: "error" });
   } catch (err) {
     const cause = networkCause(err);
-    const late = cause === "no answer in time" ? ` within ${Math.round(timeoutMs / 1000)} s` : "";
+    const late = cause === "no answer in time" ? ` within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}` : "";
     return { ok: false, kind: "unreachable", sentence: `${who(t, base)} could not be reached${late} (${cause}); check the address and that the server is running.`, ms: ms() };
   }
   const text = (await response.text().catch(() => "")).slice(0, MAX_BODY);
