@@ -128,7 +128,12 @@ export function AgentEditor({ id }: { id: string }) {
                 problems={problems}
                 onChange={(patch) => update((d) => ({ ...d, ...patch }))}
               />
-              <ModelSection model={draft.model} problems={problems} onChange={(patch) => update((d) => ({ ...d, model: { ...d.model, ...patch } }))} />
+              <ModelSection
+                model={draft.model}
+                problems={problems}
+                onChange={(patch) => update((d) => ({ ...d, model: { ...d.model, ...patch } }))}
+                adoption={{ agentId: id, agentName: agent.name, dirty: state.dirty, onAdopted: state.rebase }}
+              />
               <SourcesSection
                 tools={draft.tools}
                 sources={catalog.sources}

@@ -1,10 +1,26 @@
 // The agent page's draft: the declaration being edited, kept as the builder typed it (a number field may hold
 // text while it is wrong), and the pure helpers the sections share: entries, problems by field, dirtiness.
-import type { AgentDeclaration, Problem } from "@/server/agents/declaration";
+import { isConnectionModel, MODEL_OPTIONS, type AgentDeclaration, type InlineModel, type Problem, type ReasoningEffort } from "@/server/agents/declaration";
 import type { PermissionLevel } from "@/server/agents/permissions";
 import type { Source } from "@/server/catalog/sources";
 
-export type Provider = AgentDeclaration["model"]["provider"];
+export type Provider = InlineModel["provider"];
+
+/**
+ * The model as the builder edits it: a connection and a model, or (`connection` empty) the agent's own provider,
+ * address and key. The own settings stay in the draft while a connection is picked, so going back loses nothing.
+ * Options are text as typed; "" leaves the option out, so the provider's default applies.
+ */
+export type DraftModel = {
+  connection: string;
+  model: string;
+  provider: Provider;
+  base_url: string;
+  api_key: string;
+  temperature: string;
+  max_tokens: string;
+  reasoning_effort: ReasoningEffort | "";
+};
 
 export type DraftTool = { entry: string; settings: Record<string, unknown>; permissions: Record<string, PermissionLevel> };
 
@@ -12,18 +28,28 @@ export type Draft = {
   name: string;
   description: string;
   instructions: string;
-  model: { provider: Provider; model: string; base_url: string; api_key: string };
+  model: DraftModel;
   /** Numbers as typed: text until it is a number. */
   policy: { timeout_s: string; output_cap: string; retry: string; dedupe: boolean; permission: PermissionLevel };
   tools: DraftTool[];
 };
+
+function draftModelOf(m: AgentDeclaration["model"]): DraftModel {
+  const options = {
+    temperature: m.temperature === undefined ? "" : String(m.temperature),
+    max_tokens: m.max_tokens === undefined ? "" : String(m.max_tokens),
+    reasoning_effort: m.reasoning_effort ?? ("" as const),
+  };
+  if (isConnectionModel(m)) return { connection: m.connection, model: m.model ?? "", provider: "openai-compatible", base_url: "", api_key: "", ...options };
+  return { connection: "", model: m.model, provider: m.provider, base_url: m.base_url ?? "", api_key: m.api_key ?? "", ...options };
+}
 
 export function fromDeclaration(d: AgentDeclaration): Draft {
   return {
     name: d.name,
     description: d.description,
     instructions: d.instructions,
-    model: { provider: d.model.provider, model: d.model.model, base_url: d.model.base_url ?? "", api_key: d.model.api_key ?? "" },
+    model: draftModelOf(d.model),
     policy: {
       timeout_s: String(d.policy.timeout_s),
       output_cap: String(d.policy.output_cap),
@@ -36,12 +62,29 @@ export function fromDeclaration(d: AgentDeclaration): Draft {
 }
 
 const asNumber = (text: string): number | string => (/^\s*-?\d+\s*$/.test(text) ? Number.parseInt(text, 10) : text);
+const asDecimal = (text: string): number | string => (/^\s*-?(\d+\.?\d*|\.\d+)\s*$/.test(text) ? Number.parseFloat(text) : text);
+
+/** The model the server is sent: a connection's reference, or the own settings; options only where written. */
+function modelOf(m: DraftModel): Record<string, unknown> {
+  const model: Record<string, unknown> = {};
+  if (m.connection) {
+    model.connection = m.connection;
+    if (m.model.trim()) model.model = m.model.trim();
+  } else {
+    model.provider = m.provider;
+    model.model = m.model;
+    if (m.provider === "openai-compatible" && m.base_url.trim()) model.base_url = m.base_url.trim();
+    if (m.api_key) model.api_key = m.api_key;
+  }
+  if (m.temperature.trim()) model.temperature = asDecimal(m.temperature);
+  if (m.max_tokens.trim()) model.max_tokens = asNumber(m.max_tokens);
+  if (m.reasoning_effort) model.reasoning_effort = m.reasoning_effort;
+  return model;
+}
 
 /** The declaration the server is sent: numbers where they are numbers, empty optional fields left out. */
 export function toDeclaration(draft: Draft): Record<string, unknown> {
-  const model: Record<string, unknown> = { provider: draft.model.provider, model: draft.model.model };
-  if (draft.model.provider === "openai-compatible" && draft.model.base_url.trim()) model.base_url = draft.model.base_url.trim();
-  if (draft.model.api_key) model.api_key = draft.model.api_key;
+  const model = modelOf(draft.model);
   return {
     name: draft.name,
     description: draft.description,
@@ -133,6 +176,15 @@ export function localProblems(draft: Draft): Problem[] {
       problems.push({ path: `tools[${index}].entry`, message: "Tick at least one operation, or remove this source." });
     }
   });
+  const { temperature, max_tokens } = MODEL_OPTIONS;
+  const temp = draft.model.temperature.trim() ? asDecimal(draft.model.temperature) : null;
+  if (temp !== null && (typeof temp !== "number" || temp < temperature.min || temp > temperature.max)) {
+    problems.push({ path: "model.temperature", message: `Write the temperature as a number from ${temperature.min} to ${temperature.max}, such as 0.7, or leave it empty.` });
+  }
+  const tokens = draft.model.max_tokens.trim() ? asNumber(draft.model.max_tokens) : null;
+  if (tokens !== null && (typeof tokens !== "number" || tokens < max_tokens.min || tokens > max_tokens.max)) {
+    problems.push({ path: "model.max_tokens", message: `Write a whole number of tokens from ${max_tokens.min} to ${max_tokens.max.toLocaleString("en")}, or leave it empty.` });
+  }
   if (draft.instructions.length > 100_000) problems.push({ path: "instructions", message: "Instructions hold at most 100,000 characters; shorten them." });
   return problems;
 }
@@ -155,10 +207,15 @@ const TOP_LABELS: Record<string, string> = {
   name: "Name",
   description: "Description",
   instructions: "Instructions",
+  model: "Model",
+  "model.connection": "Connection",
   "model.provider": "Provider",
   "model.model": "Model",
   "model.base_url": "Server address",
   "model.api_key": "Key",
+  "model.temperature": "Temperature",
+  "model.max_tokens": "Maximum output tokens",
+  "model.reasoning_effort": "Reasoning effort",
   "policy.timeout_s": "Timeout",
   "policy.output_cap": "Output size",
   "policy.retry": "Retries",

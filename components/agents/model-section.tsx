@@ -1,107 +1,169 @@
 "use client";
-// Model: who serves it (OpenAI, Anthropic, or an OpenAI-compatible server at an address), which model, and the
-// key, picked by the name of a secret: the page never holds a key, only ${NAME}.
-import { useQuery } from "@tanstack/react-query";
-import { KeyRound } from "lucide-react";
+// Model: the connection an admin set up (picked by name) and a model from what it offers, plus the per-agent
+// options. An agent that carries its own provider, address and key keeps them editable under Own settings.
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
+import Link from "next/link";
+import { useState } from "react";
+import { ModelCombobox } from "@/components/models/model-combobox";
+import { AdoptDialog } from "@/components/models/adopt-dialog";
 import { errorSentence } from "@/components/trpc/errors";
-import { useTRPC } from "@/components/trpc/provider";
+import { useTRPC, useTRPCClient } from "@/components/trpc/provider";
+import { Button } from "@/components/ui/button";
 import type { Problem } from "@/server/agents/declaration";
-import { pickedName } from "@/components/secrets/secret-picker";
-import type { Draft, Provider } from "./draft";
+import { hasRole } from "@/server/auth/roles";
+import type { AppRouter } from "@/server/trpc/router";
+import type { DraftModel } from "./draft";
 import { DraftField } from "./draft-field";
 import { EditorSection } from "./editor-section";
-import { PROVIDER_LABELS } from "./labels";
-import { inputClass, selectClass } from "./styles";
+import { ModelOptions } from "./model-options";
+import { OwnModelSettings } from "./own-model-settings";
+import { selectClass } from "./styles";
 
-type Model = Draft["model"];
+/** The select's value for the agent's own settings; never a connection's name (names have no underscore). */
+const OWN = "__own";
 
-const MODEL_EXAMPLES: Record<Provider, string> = { openai: "gpt-4o-mini", anthropic: "claude-sonnet-4-5", "openai-compatible": "qwen3" };
+export type Adoption = {
+  agentId: string;
+  agentName: string;
+  /** Making a connection saves a new version: unsaved edits would be lost under it. */
+  dirty: boolean;
+  /** The agent as saved with the connection's reference, read again after it was made. */
+  onAdopted: (agent: inferRouterOutputs<AppRouter>["agents"]["get"]) => void;
+};
 
-export function ModelSection({ model, problems, onChange }: { model: Model; problems: readonly Problem[]; onChange: (patch: Partial<Model>) => void }) {
+export function ModelSection({
+  model,
+  problems,
+  onChange,
+  adoption,
+}: {
+  model: DraftModel;
+  problems: readonly Problem[];
+  onChange: (patch: Partial<DraftModel>) => void;
+  adoption?: Adoption;
+}) {
   const trpc = useTRPC();
-  const names = useQuery(trpc.secrets.names.queryOptions());
-  const picked = pickedName(model.api_key);
-  const known = names.data ?? [];
-  const options = picked && !known.some((s) => s.name === picked) ? [...known, { name: picked, description: "not found" }] : known;
-  const keyOptional = model.provider === "openai-compatible";
+  const me = useQuery(trpc.account.me.queryOptions());
+  const admin = !!me.data?.user && hasRole(me.data.user, "admin");
+  const list = useQuery(trpc.models.list.queryOptions());
+  // Offered only to agents that had their own settings when the page opened, or while they are picked.
+  const [hasOwn, setHasOwn] = useState(model.connection === "");
+  const queryClient = useQueryClient();
+  const [adopting, setAdopting] = useState(false);
+  const connections = list.data ?? [];
+  const picked = connections.find((c) => c.name === model.connection);
+  const client = useTRPCClient();
+  // A mutation on the server (reading the list decrypts the connection's key and calls out, which no GET may do),
+  // read here like a query once the picker is first focused, kept a minute as the server keeps it.
+  const [wanted, setWanted] = useState(false);
+  const offered = useQuery({
+    queryKey: ["models.offered", { name: model.connection }],
+    queryFn: () => client.models.offered.mutate({ name: model.connection }),
+    enabled: wanted && !!picked && picked.models === null,
+    staleTime: 60_000,
+    retry: false,
+  });
+  const own = model.connection === "";
+  const missing = model.connection && list.data && !picked ? model.connection : null;
+
+  // A connection that names its models offers exactly those: no need to ask the provider.
+  const ids = picked?.models ?? offered.data?.models ?? [];
+  const unlisted = !picked?.models && offered.data && !offered.data.listed ? (offered.data.sentence ?? "The connection's list of models cannot be read now; type the model's id.") : null;
+  const offeredNote = picked?.defaultModel ? `Empty: the connection's default, ${picked.defaultModel}.` : "Pick one of the models the connection offers, or type its id.";
 
   return (
-    <EditorSection id="model" title="Model" lede="Who runs the model this agent talks to, and the key it pays with.">
+    <EditorSection id="model" title="Model" lede="Which model this agent talks to: a connection an admin set up, and one of the models it offers.">
       <div className="grid grid-cols-2 gap-3">
-        <DraftField path="model.provider" label="Provider" problems={problems}>
-          {(control) => (
-            <select {...control} value={model.provider} onChange={(e) => onChange({ provider: e.target.value as Provider })} className={selectClass}>
-              {(Object.keys(PROVIDER_LABELS) as Provider[]).map((p) => (
-                <option key={p} value={p}>
-                  {PROVIDER_LABELS[p]}
-                </option>
-              ))}
-            </select>
-          )}
-        </DraftField>
-        <DraftField path="model.model" label="Model" problems={problems}>
-          {(control) => (
-            <input
-              {...control}
-              value={model.model}
-              placeholder={`e.g. ${MODEL_EXAMPLES[model.provider]}`}
-              onChange={(e) => onChange({ model: e.target.value })}
-              className={`${inputClass} font-mono`}
-            />
-          )}
-        </DraftField>
-        {model.provider === "openai-compatible" ? (
-          <DraftField
-            path="model.base_url"
-            label="Server address"
-            problems={problems}
-            className="col-span-2"
-            hint="The address of a server that speaks OpenAI's API, such as Ollama or vLLM, ending in /v1."
-          >
-            {(control) => (
-              <input
-                {...control}
-                value={model.base_url}
-                placeholder="http://127.0.0.1:11434/v1"
-                onChange={(e) => onChange({ base_url: e.target.value })}
-                className={`${inputClass} font-mono`}
-              />
-            )}
-          </DraftField>
-        ) : null}
         <DraftField
-          path="model.api_key"
-          label={
-            <>
-              <KeyRound aria-hidden className="h-3.5 w-3.5 text-zinc-500" /> Key
-            </>
-          }
+          path="model.connection"
+          label="Connection"
           problems={problems}
-          extra={names.error ? [errorSentence(names.error)] : []}
-          className="col-span-2"
-          hint={
-            names.data && known.length === 0
-              ? "No secrets yet: an admin saves the key in Settings → Secrets, and you pick it here by name."
-              : "A secret picked by name; its value reaches the model's provider and never this page."
-          }
+          extra={[...(list.error ? [errorSentence(list.error)] : []), ...(missing ? [`No connection is named ${missing} any more; pick another.`] : [])]}
+          hint={own && hasOwn ? "This agent carries its own provider, address and key, below." : picked ? `${picked.provider}${picked.baseUrl ? ` at ${picked.baseUrl}` : ""}` : undefined}
         >
           {(control) => (
             <select
               {...control}
-              value={picked}
-              onChange={(e) => onChange({ api_key: e.target.value ? `\${${e.target.value}}` : "" })}
+              value={own ? (hasOwn ? OWN : "") : model.connection}
+              onChange={(e) => {
+                const next = e.target.value === OWN ? "" : e.target.value;
+                // Another connection offers other models; the own settings keep theirs.
+                onChange(model.connection && next ? { connection: next, model: "" } : { connection: next });
+              }}
               className={selectClass}
             >
-              <option value="">{keyOptional ? "(no key: the server needs none)" : "Pick the secret that holds the key…"}</option>
-              {options.map((secret) => (
-                <option key={secret.name} value={secret.name}>
-                  {secret.description ? `${secret.name} — ${secret.description}` : secret.name}
+              {own && !hasOwn ? <option value="">Pick a connection…</option> : null}
+              {model.connection && !picked ? <option value={model.connection}>{missing ? `${missing} (not found)` : model.connection}</option> : null}
+              {connections.map((c) => (
+                <option key={c.name} value={c.name}>
+                  {c.name}
                 </option>
               ))}
+              {hasOwn ? <option value={OWN}>Own settings (advanced)</option> : null}
             </select>
           )}
         </DraftField>
+        {!own ? (
+          <DraftField path="model.model" label="Model" problems={problems} extra={offered.error ? [errorSentence(offered.error)] : []} hint={offeredNote}>
+            {(control) => (
+              <ModelCombobox
+                control={control}
+                value={model.model}
+                onChange={(id) => onChange({ model: id })}
+                options={ids}
+                placeholder={picked?.defaultModel ? `Default: ${picked.defaultModel}` : "Pick or type a model id"}
+                onFocus={() => setWanted(true)}
+              />
+            )}
+          </DraftField>
+        ) : null}
+        {!own && unlisted ? (
+          <p role="status" className="col-span-2 -mt-1 text-xs text-amber-700 dark:text-amber-400">
+            {unlisted}
+          </p>
+        ) : null}
+        {list.data && connections.length === 0 ? (
+          <p className="col-span-2 text-sm text-zinc-600 dark:text-zinc-400">
+            No model connections yet: an admin adds one in Settings → Models, and you pick it here.{" "}
+            {admin ? (
+              <Link href="/settings/models" className="text-accent hover:underline">
+                Add a connection
+              </Link>
+            ) : null}
+          </p>
+        ) : null}
+        <ModelOptions model={model} problems={problems} onChange={onChange} />
       </div>
+      {own && hasOwn ? (
+        <section aria-labelledby="own-model-heading" className="mt-5 rounded-md border border-zinc-200 p-4 dark:border-zinc-800">
+          <div className="mb-3 flex items-start justify-between gap-3">
+            <div>
+              <h3 id="own-model-heading" className="text-sm font-medium">
+                Own settings (advanced)
+              </h3>
+              <p className="mt-0.5 text-xs text-zinc-500 dark:text-zinc-400">Written into this agent alone; a connection lets every agent share one, and a new key or address reaches them all.</p>
+            </div>
+            {admin && adoption ? (
+              <Button size="sm" onClick={() => setAdopting(true)} disabled={adoption.dirty} title={adoption.dirty ? "Save or undo your changes first" : undefined}>
+                Make this a connection
+              </Button>
+            ) : null}
+          </div>
+          {admin && adoption?.dirty ? <p className="mb-3 text-xs text-zinc-500 dark:text-zinc-400">Save your changes first: making a connection saves a new version of this agent.</p> : null}
+          <OwnModelSettings model={model} problems={problems} onChange={onChange} />
+        </section>
+      ) : null}
+      {adoption ? (
+        <AdoptDialog
+          agent={adopting ? { agentId: adoption.agentId, agentName: adoption.agentName, provider: model.provider, baseUrl: model.base_url || null } : null}
+          onClose={() => setAdopting(false)}
+          onAdopted={async () => {
+            setHasOwn(false);
+            adoption.onAdopted(await queryClient.fetchQuery({ ...trpc.agents.get.queryOptions({ id: adoption.agentId }), staleTime: 0 }));
+          }}
+        />
+      ) : null}
     </EditorSection>
   );
 }
