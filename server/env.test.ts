@@ -50,6 +50,15 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ QUIVER_ROLE: "both", DATABASE_URL: "postgres://u:p@db/quiver" })).toThrow(/QUIVER_ROLE must be all, web or worker/);
   });
 
+  it("R-queue-job: takes QUIVER_MAX_RUNS, 500 by default, and refuses a value that is not a whole number from 1 to 10000 with a sentence", () => {
+    expect(parseEnv({}).maxRuns).toBe(500);
+    expect(parseEnv({ QUIVER_MAX_RUNS: "40" }).maxRuns).toBe(40);
+    expect(parseEnv({ QUIVER_MAX_RUNS: "10000" }).maxRuns).toBe(10_000);
+    for (const bad of ["0", "-3", "2.5", "many", "10001"]) {
+      expect(() => parseEnv({ QUIVER_MAX_RUNS: bad })).toThrow(/QUIVER_MAX_RUNS must be a whole number of runs from 1 to 10000/);
+    }
+  });
+
   it("refuses a trusted proxy that is not an address or a range, saying which setting is wrong", () => {
     for (const value of ["proxy.internal", "10.0.0.0/33", "10.0.0.1/8/1", "::1/129"]) {
       expect(() => parseEnv({ QUIVER_TRUSTED_PROXIES: value })).toThrow(/QUIVER_TRUSTED_PROXIES must list IP addresses/);

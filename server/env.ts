@@ -13,6 +13,10 @@ function isAddressOrRange(entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
+/** The most runs one process may be told to drive at once: each held run costs memory and a share of the lease refresh. */
+const MAX_RUNS_LIMIT = 10_000;
+const MAX_RUNS_SENTENCE = `QUIVER_MAX_RUNS must be a whole number of runs from 1 to ${MAX_RUNS_LIMIT}`;
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -44,6 +48,13 @@ const schema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,60}$/, "QUIVER_RUN_QUEUE must be letters, digits, dots, dashes or underscores")
     .default("quiver-runs"),
+  // How many runs this process drives at once (R-queue-job); more wait on the queue for room here or elsewhere.
+  QUIVER_MAX_RUNS: z.coerce
+    .number({ message: MAX_RUNS_SENTENCE })
+    .int(MAX_RUNS_SENTENCE)
+    .min(1, MAX_RUNS_SENTENCE)
+    .max(MAX_RUNS_LIMIT, MAX_RUNS_SENTENCE)
+    .default(500),
   QUIVER_ADMIN_PASSWORD: z.string().min(12, "QUIVER_ADMIN_PASSWORD must be at least 12 characters").optional(),
 });
 
@@ -68,6 +79,8 @@ export type Env = {
   role: "all" | "web" | "worker";
   /** The run queue's name (R-queue-job). */
   runQueue: string;
+  /** How many runs this process drives at once (R-queue-job). */
+  maxRuns: number;
 };
 
 /** A configuration the studio cannot start with; its message is a sentence saying which variable to fix. */
@@ -104,6 +117,7 @@ export function parseEnv(source: Record<string, string | undefined>, cwd = proce
         : undefined,
     role: v.QUIVER_ROLE,
     runQueue: v.QUIVER_RUN_QUEUE,
+    maxRuns: v.QUIVER_MAX_RUNS,
   };
 }
 

@@ -18,9 +18,9 @@ const holder = globalThis as typeof globalThis & { __quiverRuntime?: Promise<Run
 /** The studio's runtime; the first call recovers what a previous process left. */
 export function studioRuntime(): Promise<Runtime> {
   holder.__quiverRuntime ??= (async () => {
-    const { toolsDir, dataDir, role, runQueue } = env();
+    const { toolsDir, dataDir, role, runQueue, maxRuns } = env();
     const database = await startDatabase();
-    const runtime = new Runtime({ db: database.db, channel: database.channel, tree: toolsDir, dataDir, role, queue: runQueue });
+    const runtime = new Runtime({ db: database.db, channel: database.channel, tree: toolsDir, dataDir, role, queue: runQueue, maxRuns });
     await runtime.connect();
     return runtime;
   })().catch((err: unknown) => {

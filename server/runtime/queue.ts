@@ -145,26 +145,31 @@ export class RunQueue<Start = unknown> {
       this.again = true;
       return this.passing;
     }
-    this.passing = (async () => {
-      try {
-        do {
-          this.again = false;
-          const room = Math.min(BATCH, this.taker!.room());
-          if (room <= 0 || this.stopped) break;
-          const jobs: Job<RunJob<Start>>[] = await this.boss.fetch<RunJob<Start>>(this.name, { batchSize: room });
-          const at = Date.now();
-          for (const job of jobs) this.held.set(job.data.runId, { id: job.id, retryCount: job.retryCount, at });
-          // Each run rebuilt before the next look: by then a decision on it finds it waiting here.
-          await Promise.all(jobs.map((job) => this.taker!.take(job.data, job.retryCount === 0)));
-          if (jobs.length === room) this.again = true;
-        } while (this.again && !this.stopped);
-      } catch (err) {
-        if (!this.stopped) console.error(`[quiver] taking runs from the queue failed: ${(err as Error).message}`);
-      } finally {
-        this.passing = null;
-      }
-    })();
+    // Cleared in a callback, which runs after this assignment even when the pass awaits nothing (a process with no
+    // room): cleared inside the pass, it would be set again as the pass returned, and no later look would happen.
+    this.passing = this.pass().finally(() => {
+      this.passing = null;
+    });
     return this.passing;
+  }
+
+  /** Jobs taken while there is room and the last look found as many as it asked for. */
+  private async pass(): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        const room = Math.min(BATCH, this.taker!.room());
+        if (room <= 0 || this.stopped) break;
+        const jobs: Job<RunJob<Start>>[] = await this.boss.fetch<RunJob<Start>>(this.name, { batchSize: room });
+        const at = Date.now();
+        for (const job of jobs) this.held.set(job.data.runId, { id: job.id, retryCount: job.retryCount, at });
+        // Each run rebuilt before the next look: by then a decision on it finds it waiting here.
+        await Promise.all(jobs.map((job) => this.taker!.take(job.data, job.retryCount === 0)));
+        if (jobs.length === room) this.again = true;
+      } while (this.again && !this.stopped);
+    } catch (err) {
+      if (!this.stopped) console.error(`[quiver] taking runs from the queue failed: ${(err as Error).message}`);
+    }
   }
 
   /** Every lease this process holds, refreshed in one statement; a lease found lapsed is the taker's to drop. */
