@@ -1,8 +1,11 @@
-// The studio's home: what Quiver is and where to go first.
+// The studio's home: what Quiver is and where to go first; for a new studio, the checklist of first steps until the
+// viewer's are all done (R-start-gone).
 import Link from "next/link";
 import { ArrowRight, Bot, FileCode2, History, type LucideIcon } from "lucide-react";
 import { PageHeader } from "@/components/frame/page-header";
+import { StartChecklist } from "@/components/start/start-checklist";
 import { pageUser } from "@/server/auth/guard";
+import { getQueryClient, trpc } from "@/server/trpc/rsc";
 
 export const dynamic = "force-dynamic";
 
@@ -29,14 +32,16 @@ const sections: { href: string; title: string; icon: LucideIcon; text: string }[
 
 export default async function HomePage() {
   await pageUser("/");
+  const checklist = await getQueryClient().fetchQuery(trpc.start.checklist.queryOptions());
   return (
     <>
       <PageHeader
         title="Welcome to Quiver"
         lede="Build AI agents out of tools. Developers write tools as small Python files and see exactly what the model will be offered; builders compose agents from them without code; secrets reach the tools and never the model."
       />
+      {checklist.done ? null : <StartChecklist checklist={checklist} />}
       <section aria-labelledby="sections-heading" className="px-8 py-6">
-        <h2 id="sections-heading" className="mb-3 text-sm font-medium text-zinc-500">
+        <h2 id="sections-heading" className="mb-3 text-sm font-medium text-zinc-500 dark:text-zinc-400">
           Start here
         </h2>
         <ul className="grid max-w-4xl gap-3 sm:grid-cols-3">

@@ -1,9 +1,9 @@
 "use client";
-// The table of agents: what each runs on and can use, who changed it last; New agent, Import, and per row
-// Duplicate and Delete (confirmed, by name).
+// The table of agents: what each runs on and can use, who changed it last; New agent (the template gallery; opened
+// at once by /agents?new=1, where home's checklist links), Import, and per row Duplicate and Delete (confirmed, by name).
 import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
+import { useSearchParams } from "next/navigation";
 import { Bot, Copy, FileUp, Plus, Trash2 } from "lucide-react";
 import { useMemo, useState } from "react";
 import { errorSentence } from "@/components/trpc/errors";
@@ -14,25 +14,24 @@ import { SearchBox } from "@/components/ui/search-box";
 import { Table, TableBody, TableCell, TableEmpty, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { DeleteAgentDialog } from "./delete-agent-dialog";
-import { problemsOf } from "./errors";
 import { ImportAgentDialog } from "./import-agent-dialog";
 import { PROVIDER_LABELS, usesInWords } from "./labels";
-import { freeAgentName, newAgentDeclaration } from "./new-agent";
+import { TemplateGallery } from "./template-gallery";
 
 type Row = { id: string; name: string; version: number };
 
 export function AgentsTable() {
   const trpc = useTRPC();
-  const router = useRouter();
   const queryClient = useQueryClient();
   const { data: agents } = useSuspenseQuery(trpc.agents.list.queryOptions());
   const sources = useQuery(trpc.agents.sources.queryOptions());
   const [query, setQuery] = useState("");
   const [deleting, setDeleting] = useState<Row | null>(null);
   const [importing, setImporting] = useState(false);
+  const opened = useSearchParams().get("new") === "1";
+  const [choosing, setChoosing] = useState(opened);
   const [notice, setNotice] = useState<{ id: string; text: string } | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.agents.list.queryKey() });
-  const create = useMutation(trpc.agents.create.mutationOptions());
   const duplicate = useMutation(trpc.agents.duplicate.mutationOptions({ onSettled: refresh }));
   const known = useMemo(() => sources.data?.sources ?? [], [sources.data]);
 
@@ -46,23 +45,11 @@ export function AgentsTable() {
     return rows.filter((a) => [a.name, a.description, a.model.model, a.uses].some((text) => text.toLowerCase().includes(needle)));
   }, [rows, query]);
 
-  function newAgent() {
-    create.mutate(
-      { declaration: newAgentDeclaration(freeAgentName(agents.map((a) => a.name))) },
-      {
-        onSuccess: async (agent) => {
-          await refresh();
-          router.push(`/agents/${agent.id}`);
-        },
-      },
-    );
-  }
-
-  const error = problemsOf(create.error)[0]?.message ?? errorSentence(create.error) ?? errorSentence(duplicate.error);
+  const error = errorSentence(duplicate.error);
   const newButton = (
-    <Button variant="primary" onClick={newAgent} disabled={create.isPending}>
+    <Button variant="primary" onClick={() => setChoosing(true)}>
       <Plus aria-hidden className="h-4 w-4" />
-      {create.isPending ? "Creating…" : "New agent"}
+      New agent
     </Button>
   );
   const importButton = (
@@ -74,6 +61,7 @@ export function AgentsTable() {
   return (
     <section className="px-8 py-6" aria-label="Agents">
       <DeleteAgentDialog agent={deleting} onClose={() => setDeleting(null)} />
+      <TemplateGallery open={choosing} onOpenChange={setChoosing} />
       <ImportAgentDialog
         open={importing}
         onOpenChange={setImporting}
@@ -108,7 +96,7 @@ export function AgentsTable() {
             </>
           }
         >
-          An agent is a model with instructions and the tools it may use. Start one here, or import one another studio exported.
+          An agent is a model with instructions and the tools it may use. Start one from a template here, or import one another studio exported.
         </EmptyState>
       ) : (
         <>
@@ -137,25 +125,25 @@ export function AgentsTable() {
                     <Link href={`/agents/${agent.id}`} className="font-medium hover:text-accent hover:underline">
                       {agent.name}
                     </Link>
-                    {agent.description ? <span className="block max-w-xs truncate text-xs text-zinc-500">{agent.description}</span> : null}
+                    {agent.description ? <span className="block max-w-xs truncate text-xs text-zinc-500 dark:text-zinc-400">{agent.description}</span> : null}
                   </TableCell>
                   <TableCell>
                     <span className="block font-mono text-xs">{agent.model.model}</span>
-                    <span className="block text-xs text-zinc-500">{PROVIDER_LABELS[agent.model.provider as keyof typeof PROVIDER_LABELS] ?? agent.model.provider}</span>
+                    <span className="block text-xs text-zinc-500 dark:text-zinc-400">{PROVIDER_LABELS[agent.model.provider as keyof typeof PROVIDER_LABELS] ?? agent.model.provider}</span>
                   </TableCell>
                   <TableCell className="max-w-md text-zinc-700 dark:text-zinc-300">
-                    <span className={agent.entries.length === 0 ? "text-zinc-400" : ""}>{agent.uses}</span>
+                    <span className={agent.entries.length === 0 ? "text-zinc-500 dark:text-zinc-400" : ""}>{agent.uses}</span>
                   </TableCell>
                   <TableCell className="whitespace-nowrap text-zinc-600 dark:text-zinc-400">
                     {agent.lastRunAt ? (
                       <Time at={agent.lastRunAt} />
                     ) : (
-                      <span className="text-zinc-400">Never</span>
+                      <span className="text-zinc-500 dark:text-zinc-400">Never</span>
                     )}
                   </TableCell>
                   <TableCell className="whitespace-nowrap text-zinc-600 dark:text-zinc-400">
                     <Time at={agent.updatedAt} />
-                    <span className="block text-xs text-zinc-500">by {agent.updatedByName ?? "someone since removed"}</span>
+                    <span className="block text-xs text-zinc-500 dark:text-zinc-400">by {agent.updatedByName ?? "someone since removed"}</span>
                   </TableCell>
                   <TableCell className="whitespace-nowrap text-right">
                     <Button

@@ -42,6 +42,8 @@ async function deleteAgent(page: Page, name: string) {
 async function newAgent(page: Page, name: string) {
   await page.goto("/agents");
   await page.getByRole("button", { name: "New agent" }).first().click();
+  // New agent opens the gallery (R-template-gallery); Blank agent is its first card.
+  await page.getByRole("dialog", { name: "New agent" }).getByRole("button", { name: "Blank agent" }).click();
   await expect(page).toHaveURL(/\/agents\/[0-9a-f-]{36}$/);
   await page.getByLabel("Name", { exact: true }).fill(name);
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
