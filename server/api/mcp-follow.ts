@@ -1,20 +1,24 @@
 // Following one run for an MCP tools/call until it has the answer the client waits for: the result of the client's
-// own call (a run of one call), or the agent's last reply (ask_<slug>). While the run waits on a person, the client
-// is asked through elicitation where it can be (R-api-mcp-elicit), and the wait is bounded by the key's limit,
+// own call (a run of one call), or the agent's last reply (ask_<slug>). While the run waits on a person (an approval,
+// an answer, or what happened to a call that may have run, R-journal-manual), the client is asked through
+// elicitation where it can be (R-api-mcp-elicit), and the wait is bounded by the key's limit,
 // counted over every wait, past which the answer says where the run waits (R-api-mcp-pending). Edit when a run can
 // end another way or wait on something new.
-import type { EventData, Runtime, RunEvent, Who } from "@/server/runtime";
+import type { EventData, RecoveryAction, Runtime, RunEvent, Who } from "@/server/runtime";
 import { paced } from "./run-waits";
 
-/** What the run waits on: an approval of a call, or an answer to a question. */
+/** What the run waits on: an approval of a call, an answer to a question, or a word on a call that may have run. */
 export type Wait =
   | { kind: "approval"; callId: string; operation: string; title: string; args: Record<string, unknown>; reason: string }
-  | { kind: "question"; callId: string; question: string; choices: string[] };
+  | { kind: "question"; callId: string; question: string; choices: string[] }
+  | { kind: "recovery"; callId: string; operation: string; title: string; args: Record<string, unknown>; why: EventData["recovery_requested"]["why"] };
 
 /** How the client's person decided; null when they made no choice (the wait stays with the studio). */
 export type Asker = {
   approve(wait: Extract<Wait, { kind: "approval" }>, signal: AbortSignal): Promise<"once" | "deny" | null>;
   answer(wait: Extract<Wait, { kind: "question" }>, signal: AbortSignal): Promise<{ answer: string | null } | null>;
+  /** Run it again, take `text` as its result, or fail it (`text`: why). */
+  recover(wait: Extract<Wait, { kind: "recovery" }>, signal: AbortSignal): Promise<{ action: RecoveryAction; text?: string } | null>;
 };
 
 export type Followed =
@@ -24,7 +28,7 @@ export type Followed =
   | { kind: "ended"; status: "failed" | "cancelled"; message: string };
 
 export type FollowOptions = {
-  runtime: Pick<Runtime, "subscribe" | "decide" | "answer">;
+  runtime: Pick<Runtime, "subscribe" | "decide" | "answer" | "recover">;
   runId: string;
   /** The client's own call, whose result ends the follow; null to follow the run to its reply. */
   callId: string | null;
@@ -48,6 +52,10 @@ function waitOf(event: RunEvent): Wait | null {
     const d = event.data as EventData["question_asked"];
     return { kind: "question", callId: d.callId, question: d.question, choices: d.choices };
   }
+  if (event.type === "recovery_requested") {
+    const d = event.data as EventData["recovery_requested"];
+    return { kind: "recovery", callId: d.callId, operation: d.operation, title: d.title, args: d.args, why: d.why };
+  }
   return null;
 }
 
@@ -58,9 +66,12 @@ async function ask(options: FollowOptions, wait: Wait, signal: AbortSignal): Pro
     if (wait.kind === "approval") {
       const decision = await asker!.approve(wait, signal);
       if (decision && !signal.aborted) await runtime.decide(runId, wait.callId, decision, who);
-    } else {
+    } else if (wait.kind === "question") {
       const reply = await asker!.answer(wait, signal);
       if (reply && !signal.aborted) await runtime.answer(runId, wait.callId, reply.answer, who);
+    } else {
+      const said = await asker!.recover(wait, signal);
+      if (said && !signal.aborted) await runtime.recover(runId, wait.callId, said.action, who, said.text);
     }
   } catch {
     // A client that could not ask, or a wait decided in the studio meanwhile: the run's own events go on saying how.
@@ -100,6 +111,7 @@ export async function followRun(options: FollowOptions): Promise<Followed> {
         }
         case "approval_decided":
         case "question_answered":
+        case "recovery_decided":
         case "tool_result": {
           const callId = String(event.data.callId);
           waits.get(callId)?.asking?.abort();

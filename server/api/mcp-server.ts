@@ -14,7 +14,7 @@ import { text } from "@/server/input/text";
 import { recordKeyUse, type ApiKeyPrincipal } from "@/server/keys/request";
 import { studioRuntime, type EventData, type Runtime } from "@/server/runtime";
 import { followRun, type Asker, type Followed, type Wait } from "./mcp-follow";
-import { approvalForm, pendingSentence, questionForm } from "./mcp-words";
+import { approvalForm, pendingSentence, questionForm, recoveryForm } from "./mcp-words";
 
 /** What the route learnt of this HTTP request, handed to the handlers with it. */
 export type RequestFacts = { key: ApiKeyPrincipal; agentName: string; origin: string };
@@ -23,6 +23,11 @@ export type RequestFacts = { key: ApiKeyPrincipal; agentName: string; origin: st
 export const MCP_BEAT_MS = 15_000;
 
 const askInput = z.object({ message: text().min(1).max(100_000) }).strict();
+
+/** What the client's person said of a call that may have run; marked done only with the result it gave, as the API asks. */
+const recoveryReply = z
+  .object({ action: z.enum(["again", "done", "fail"]), result: text().max(100_000).optional() })
+  .refine((reply) => reply.action !== "done" || (reply.result ?? "").trim() !== "");
 
 function factsOf(ctx: ServerContext): RequestFacts {
   const facts = ctx.http?.authInfo?.extra as RequestFacts | undefined;
@@ -64,6 +69,14 @@ function askerOf(server: Server, ctx: ServerContext, facts: RequestFacts): Asker
       if (reply.action === "accept") return { answer: String(reply.content?.answer ?? "") };
       return reply.action === "decline" ? { answer: null } : null;
     },
+    // Declining says nothing of whether the call ran, and neither does a reply that does not read: the studio asks.
+    async recover(wait, signal) {
+      const reply = await ctx.mcpReq.elicitInput(recoveryForm(wait, facts.agentName), options(signal));
+      const said = reply.action === "accept" ? recoveryReply.safeParse(reply.content ?? {}) : null;
+      if (!said?.success) return null;
+      const { action, result } = said.data;
+      return { action, ...(action !== "again" && result !== undefined ? { text: result } : {}) };
+    },
   };
 }
 
@@ -72,7 +85,12 @@ function beatsOf(ctx: ServerContext, token: string | number | undefined): ((wait
   if (token === undefined) return undefined;
   let beats = 0;
   return (wait) => {
-    const message = wait?.kind === "question" ? `Waiting for an answer to “${wait.question}”.` : `Waiting for approval${wait ? ` of “${wait.title}”` : ""}.`;
+    const message =
+      wait?.kind === "question"
+        ? `Waiting for an answer to “${wait.question}”.`
+        : wait?.kind === "recovery"
+          ? `Waiting for a person to say whether “${wait.title}” ran.`
+          : `Waiting for approval${wait ? ` of “${wait.title}”` : ""}.`;
     void ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress: ++beats, message } }).catch(() => undefined);
   };
 }

@@ -10,7 +10,7 @@ export { Runtime, type PriorTurn, type RuntimeOptions, type Who } from "./runtim
 export { LEASE_SECONDS } from "./queue";
 export type { ListedRun, WaitingFor } from "./queries";
 export type { RunEvent } from "./events";
-export type { EventData, RunEventType, Decision, Outcome, Todo } from "./shapes";
+export type { EventData, RunEventType, Decision, Outcome, RecoveryAction, Todo } from "./shapes";
 export type { RunSummary, Via } from "./store";
 
 const holder = globalThis as typeof globalThis & { __quiverRuntime?: Promise<Runtime> };
