@@ -20,7 +20,7 @@ export const STATUS_LABELS: Record<RunStatus, string> = {
 };
 
 /** What a waiting run waits on, in the words of its call cards. */
-export const WAITING_LABELS = { approval: "Waiting for approval", question: "Waiting for your answer" } as const;
+export const WAITING_LABELS = { approval: "Waiting for approval", question: "Waiting for your answer", recovery: "Waiting: a call may have run" } as const;
 
 export type WaitingFor = keyof typeof WAITING_LABELS;
 

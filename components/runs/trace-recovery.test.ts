@@ -11,10 +11,10 @@ const asked = [
 ];
 
 describe("a call that may have run, in the trace", () => {
-  it("R-journal-manual: the card waits for the person, saying why, and the run waits on a decision", () => {
+  it("R-journal-manual: the card waits for the person, saying why, and the run waits on that call's word", () => {
     const trace = foldAll(asked);
     expect(trace.calls.c1).toMatchObject({ state: "recovery", recovery: { why: "restarted", action: null, by: null } });
-    expect(waitingFor(trace)).toBe("approval");
+    expect(waitingFor(trace)).toBe("recovery");
   });
 
   it("R-journal-manual: the person's word shows on the card, and the result closes it", () => {

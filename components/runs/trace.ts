@@ -96,11 +96,13 @@ function withCall(trace: Trace, callId: string, key: string, change: (call: Call
 
 const ENDED: RunStatus[] = ["done", "failed", "cancelled"];
 
-/** What the run waits on: an approval while any card asks for one, else an answer while a question is open. */
-export function waitingFor(trace: Trace): "approval" | "question" | null {
+/**
+ * What the run waits on: an approval while any card asks for one, else a word on a call that may have run
+ * (R-journal-manual), else an answer while a question is open; as the runs list says it.
+ */
+export function waitingFor(trace: Trace): "approval" | "question" | "recovery" | null {
   const states = Object.values(trace.calls).map((call) => call.state);
-  // Saying what happened to a call that may have run is a decision, as an approval is.
-  return states.includes("approval") || states.includes("recovery") ? "approval" : states.includes("question") ? "question" : null;
+  return states.includes("approval") ? "approval" : states.includes("recovery") ? "recovery" : states.includes("question") ? "question" : null;
 }
 
 export function fold(trace: Trace, event: TraceEvent): Trace {

@@ -6,20 +6,25 @@ import { runEvents } from "@/db/schema";
 import type { EventLog, RunEvent } from "./events";
 import { listRuns, runSummary, type RunFilter, type RunSummary } from "./store";
 
-export type WaitingFor = "approval" | "question";
+/** What a waiting run waits on: an approval, an answer, or a word on a call that may have run (R-journal-manual). */
+export type WaitingFor = "approval" | "question" | "recovery";
 export type ListedRun = RunSummary & { waitingFor: WaitingFor | null };
 
 /** The events that open and close a wait on the person: all waitOf reads. */
-const WAIT_EVENTS = ["approval_requested", "question_asked", "approval_decided", "question_answered", "tool_result"];
+const WAIT_EVENTS = ["approval_requested", "question_asked", "recovery_requested", "approval_decided", "question_answered", "recovery_decided", "tool_result"];
 
 type WaitEvent = { type: string; callId: string | null };
 
-/** What a waiting run waits on, from its wait events in order: the person's answer when only questions are open. */
+/**
+ * What a waiting run waits on, from its wait events in order: an approval while one is open, else a call that may
+ * have run while one is, else the person's answer when only questions are open.
+ */
 export function waitOf(events: readonly WaitEvent[]): WaitingFor {
   const open = new Map<string | null, WaitingFor>();
   for (const { type, callId } of events) {
     if (type === "approval_requested") open.set(callId, "approval");
     else if (type === "question_asked") open.set(callId, "question");
+    else if (type === "recovery_requested") open.set(callId, "recovery");
     else {
       open.delete(callId);
       // A tool's ctx.io requests (`<call>/io-<n>`) end with its call, answered or not (R-tool-io-cards).
@@ -27,7 +32,8 @@ export function waitOf(events: readonly WaitEvent[]): WaitingFor {
     }
   }
   const kinds = [...open.values()];
-  return kinds.length > 0 && kinds.every((kind) => kind === "question") ? "question" : "approval";
+  if (kinds.length > 0 && kinds.every((kind) => kind === "question")) return "question";
+  return !kinds.includes("approval") && kinds.includes("recovery") ? "recovery" : "approval";
 }
 
 /**

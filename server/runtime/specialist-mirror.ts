@@ -1,7 +1,7 @@
 // A specialist's run as the asking run shows it (R-spec-approvals): each of the specialist's calls mirrored under the
-// asking call's card with an id of its own (`<asking call>/<its call>`); each of its waits opened as a wait of the
-// asking run, so that run shows waiting and can be decided; a decision there passed on to the specialist, and one
-// given in the specialist's own run closing the mirrored wait. The specialist's end is the asking call's answer.
+// asking call's card with an id of its own (`<asking call>/<its call>`); each of its waits (an approval, a question,
+// a call that may have run) opened as a wait of the asking run, so that run shows waiting and can be decided; a
+// decision there passed on to the specialist, and one given in the specialist's own run closing the mirrored wait. The specialist's end is the asking call's answer.
 import { reportUnexpected } from "@/server/error-report";
 import { DomainError } from "@/server/errors";
 import { errorResult, type CallResult } from "@/server/host/protocol";
@@ -11,7 +11,7 @@ import type { Run, WaitAnswer } from "./run";
 import type { EventData, Person, RunEventType } from "./shapes";
 import type { SpecialistRuntime } from "./specialist-link";
 
-type Kind = "approval" | "question";
+type Kind = "approval" | "question" | "recovery";
 
 /** Events about one call: mirrored with the call's id made the asking run's own. */
 const CALL_EVENTS = new Set<RunEventType>(["tool_started", "progress", "tool_result", "specialist"]);
@@ -68,6 +68,23 @@ export class SpecialistMirror {
         // A request a specialist's tool made (ctx.io) stays under that tool's mirrored card.
         this.relay(event.type, { ...data, callId: this.id(data.callId), ...(data.parent ? { parent: this.id(data.parent) } : {}) } as never);
         this.open(this.id(data.callId), data.callId, event.type === "approval_requested" ? "approval" : "question");
+        return null;
+      }
+      case "recovery_requested": {
+        const data = event.data as EventData["recovery_requested"];
+        const id = this.id(data.callId);
+        // Its round, so a word given in this run is for this round of asking (R-journal-manual).
+        this.run.recoveryRounds.set(id, data.round);
+        // A call run again and asked about anew: the last round's word is not this one's.
+        this.run.forgetSettled(id);
+        this.relay("recovery_requested", { ...data, callId: id });
+        this.open(id, data.callId, "recovery");
+        return null;
+      }
+      case "recovery_decided": {
+        const data = event.data as EventData["recovery_decided"];
+        this.closed(this.id(data.callId), { action: data.action, by: data.by, ...(data.text !== undefined ? { text: data.text } : {}) });
+        this.relay("recovery_decided", { ...data, callId: this.id(data.callId) });
         return null;
       }
       case "approval_decided": {
@@ -133,6 +150,7 @@ export class SpecialistMirror {
     try {
       if ("decision" in answer) await this.runtime.decide(this.childId, wait.childCallId, answer.decision, answer.by, answer.note);
       else if ("answer" in answer) await this.runtime.answer(this.childId, wait.childCallId, answer.answer, answer.by);
+      else await this.runtime.recover(this.childId, wait.childCallId, answer.action, answer.by, answer.text);
     } catch (err) {
       // Decided in its own run meanwhile, or stopped: nothing is left to pass on.
       if (!(err instanceof DomainError)) throw err;
