@@ -18,6 +18,7 @@ import { workspaceDir } from "@/server/system/filesystem/workspace";
 import { Scheduler, type TickOutcome } from "@/server/triggers";
 import { createSchedule } from "@/server/triggers/schedules";
 import { startLoopbackModel, text, type LoopbackModel } from "@/tests/support/loopback-model";
+import { savedForASoonTick } from "@/tests/support/soon-tick";
 
 // vitest.config.mts hands DATABASE_URL over under this name, so no test meant for PGlite writes to it.
 const databaseUrl = parseEnv({ DATABASE_URL: process.env.QUIVER_TEST_DATABASE_URL }).databaseUrl;
@@ -57,8 +58,6 @@ describe.skipIf(!databaseUrl)("two studio processes sharing PostgreSQL, one sche
     await a.database.db.insert(user).values({ id: person.id, email: `${person.id}@quiver.test`, name: person.name, role: "builder" });
     const declaration = { name: `ticking ${randomUUID().slice(0, 8)}`, model: { provider: "openai-compatible", model: "loopback", base_url: model.url }, tools: [] };
     agentId = (await createAgent(a.database.db, person.id, declaration, { tree: path.join(shared, "tools"), workspace: workspaceDir(shared) })).id;
-    const input = { cron: "* * * * *", timeZone: "UTC", message: "Check the queue.", enabled: true, catchUp: "skip" as const };
-    scheduleId = (await createSchedule(a.database.db, person.id, agentId, input)).id;
   });
 
   afterAll(async () => {
@@ -84,6 +83,11 @@ describe.skipIf(!databaseUrl)("two studio processes sharing PostgreSQL, one sche
 
   it("R-schedule-once-across: a tick starts exactly one run, in whichever process took pg-boss's job", async () => {
     await Promise.all([a.scheduler.start(), b.scheduler.start()]);
+    // Saved in one process while both run, as a moment before this minute began: due now, so pg-boss's next cron
+    // pass, claimed by either process, sends its tick.
+    const input = { cron: "* * * * *", timeZone: "UTC", message: "Check the queue.", enabled: true, catchUp: "skip" as const };
+    scheduleId = (await createSchedule(a.database.db, person.id, agentId!, input, savedForASoonTick())).id;
+    a.scheduler.poke();
     const ours = (s: Side) => s.won.filter((o) => o.scheduleId === scheduleId);
     const deadline = Date.now() + 80_000;
     while (ours(a).length + ours(b).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));

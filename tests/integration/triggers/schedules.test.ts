@@ -8,6 +8,7 @@ import { audit, runs, schedules, user } from "@/db/schema";
 import { Scheduler, type TickOutcome } from "@/server/triggers";
 import { createSchedule, listSchedules, updateSchedule, type ScheduleInput } from "@/server/triggers/schedules";
 import { text } from "@/tests/support/loopback-model";
+import { savedForASoonTick } from "@/tests/support/soon-tick";
 import { ANN, settled, studio, type Studio } from "../runtime/setup";
 
 let s: Studio;
@@ -147,17 +148,22 @@ describe("ticks missed while no studio was up", () => {
 
 describe("the scheduler's own clock", () => {
   it("R-schedule-boss: hands each schedule that is on to pg-boss with its cron and zone, starts one run at its tick, and takes it back when turned off", async () => {
-    const { agentId, schedule } = await made({ cron: "* * * * *", timeZone: "Europe/Paris" });
-    // The schedule's next tick counted from the real clock, as a save now would.
-    await updateSchedule(s.database.db, ANN.id, schedule.id, {}, new Date());
-    const clockwork = new Scheduler({ db: s.database.db, runtime: s.runtime, queue: "test-schedules-pglite" });
+    const queue = "test-schedules-pglite";
+    // On before the scheduler starts, so its start hands it over; yearly, so it does not tick here.
+    const yearly = await made({ cron: "0 9 1 1 *", timeZone: "America/New_York" });
+    await updateSchedule(s.database.db, ANN.id, yearly.schedule.id, {}, new Date());
+    const clockwork = new Scheduler({ db: s.database.db, runtime: s.runtime, queue });
     const won: TickOutcome[] = [];
     clockwork.onOutcome = (outcome) => won.push(outcome);
     await clockwork.start();
     try {
-      const boss = await bossSchedules("test-schedules-pglite");
-      expect(boss).toEqual([expect.objectContaining({ key: schedule.id, cron: "* * * * *", timezone: "Europe/Paris" })]);
-      // The next minute comes, and pg-boss's cron pass sends its tick within a few seconds of it.
+      expect(await bossSchedules(queue)).toEqual([expect.objectContaining({ key: yearly.schedule.id, cron: "0 9 1 1 *", timezone: "America/New_York" })]);
+      // Turned on while the scheduler runs, by a save a moment before this minute began: due now, so the start-up
+      // look cannot have run it, and only pg-boss's cron pass, handed it by poke(), sends its tick.
+      const { agentId, schedule } = await made({ cron: "* * * * *", timeZone: "Europe/Paris", enabled: false });
+      await updateSchedule(s.database.db, ANN.id, schedule.id, { enabled: true }, savedForASoonTick());
+      clockwork.poke();
+      await expect.poll(() => bossSchedules(queue), { timeout: 5_000 }).toContainEqual(expect.objectContaining({ key: schedule.id, cron: "* * * * *", timezone: "Europe/Paris" }));
       const deadline = Date.now() + 80_000;
       while (won.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
       const started = await runsOf(agentId);
@@ -165,9 +171,9 @@ describe("the scheduler's own clock", () => {
       expect(won).toEqual([expect.objectContaining({ kind: "ran", scheduleId: schedule.id, missed: 0, runId: started[0]!.id })]);
       await settled(s, started[0]!.id);
 
-      await updateSchedule(s.database.db, ANN.id, schedule.id, { enabled: false }, new Date());
+      for (const id of [schedule.id, yearly.schedule.id]) await updateSchedule(s.database.db, ANN.id, id, { enabled: false }, new Date());
       clockwork.poke();
-      await expect.poll(() => bossSchedules("test-schedules-pglite"), { timeout: 5_000 }).toEqual([]);
+      await expect.poll(() => bossSchedules(queue), { timeout: 5_000 }).toEqual([]);
     } finally {
       await clockwork.stop();
     }
