@@ -1,6 +1,7 @@
 // R-save-compare-and-write for tree files: two saves of one file from the same version, at the same moment, in one
 // process and in two studio processes (each with its own embedded database, or sharing PostgreSQL when one is
-// given): exactly one is written and the other is refused with the version on disk, in every round.
+// given): exactly one is written and the other is refused with the version on disk, in every round. The tests save
+// files of their own, so they run side by side: the slow part is the studio processes' start-up.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -28,7 +29,7 @@ afterAll(async () => {
 const statusOf = (result: PromiseSettledResult<unknown>): number =>
   result.status === "fulfilled" ? 200 : (result.reason as { code?: string }).code === "CONFLICT" ? 409 : 500;
 
-describe("R-save-compare-and-write: two saves of one tree file from the same version", () => {
+describe.concurrent("R-save-compare-and-write: two saves of one tree file from the same version", () => {
   it(`write one and refuse the other, in one process through the domain function (${ROUNDS} rounds)`, { timeout: 60_000 }, async () => {
     const outcomes: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -65,7 +66,7 @@ describe("R-save-compare-and-write: two saves of one tree file from the same ver
   });
 });
 
-describe("R-save-one-at-a-time: other changes of a tree file never interleave with a save", () => {
+describe.concurrent("R-save-one-at-a-time: other changes of a tree file never interleave with a save", () => {
   it("two creates of one name make one file and refuse the other (50 rounds)", { timeout: 30_000 }, async () => {
     const outcomes: string[] = [];
     for (let round = 0; round < 50; round++) {
@@ -91,7 +92,7 @@ describe("R-save-one-at-a-time: other changes of a tree file never interleave wi
   });
 });
 
-describe("R-save-stale-lock: a file's lock left by a process that died never blocks it for good", () => {
+describe.concurrent("R-save-stale-lock: a file's lock left by a process that died never blocks it for good", () => {
   it("takes over a lock not refreshed for longer than the stale limit, and leaves none behind", { timeout: 30_000 }, async () => {
     const { baseHash, sources } = startRound(tree, "orphan.py", 0);
     const lock = path.join(tree, ".orphan.py.lock");
@@ -117,7 +118,7 @@ describe("R-save-stale-lock: a file's lock left by a process that died never blo
 
 const sharedPostgres = parseEnv({ DATABASE_URL: process.env.QUIVER_TEST_DATABASE_URL }).databaseUrl;
 
-describe.each([
+describe.concurrent.each([
   { database: "each with its own embedded database", url: undefined as string | undefined, skip: false },
   { database: `sharing PostgreSQL${sharedPostgres ? "" : " (skipped: no DATABASE_URL)"}`, url: sharedPostgres, skip: !sharedPostgres },
 ])("R-save-compare-and-write across two studio processes on one tree, $database", ({ url, skip }) => {
@@ -132,14 +133,16 @@ describe.each([
         }),
       ),
     );
+    // A file of this pair's own: the other pair races at the same time.
+    const file = `shared_${url ? "pg" : "pglite"}.py`;
     try {
       const outcomes: string[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        const { baseHash, sources } = startRound(tree, "shared.py", round);
+        const { baseHash, sources } = startRound(tree, file, round);
         const at = Date.now() + 40;
-        const answers = await Promise.all(racers.map((racer, i) => racer.save({ round, at, path: "shared.py", source: sources[i]!, baseHash })));
+        const answers = await Promise.all(racers.map((racer, i) => racer.save({ round, at, path: file, source: sources[i]!, baseHash })));
         const statuses = answers.map((a) => a.status) as [number, number];
-        outcomes.push(outcome(statuses, sources, fs.readFileSync(path.join(tree, "shared.py"), "utf8")));
+        outcomes.push(outcome(statuses, sources, fs.readFileSync(path.join(tree, file), "utf8")));
       }
       expect(tally(outcomes)).toEqual({ [ONE_SAVED_ONE_REFUSED]: ROUNDS });
     } finally {
