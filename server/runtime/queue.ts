@@ -146,9 +146,11 @@ export class RunQueue<Start = unknown> {
       return this.passing;
     }
     // Cleared in a callback, which runs after this assignment even when the pass awaits nothing (a process with no
-    // room): cleared inside the pass, it would be set again as the pass returned, and no later look would happen.
+    // room): cleared inside the pass, it would be set again as the pass returned, and no later look would happen. A
+    // wake that came between the pass's end and the callback looks again then.
     this.passing = this.pass().finally(() => {
       this.passing = null;
+      if (this.again) void this.wake();
     });
     return this.passing;
   }
