@@ -27,6 +27,7 @@ import { workspaceDir } from "@/server/system/filesystem/workspace";
 import { routeFiles } from "@/tests/integration/api/runs-studio";
 import { serveOverHttp } from "@/tests/integration/http/studio";
 import { startLoopbackModel, type LoopbackModel } from "@/tests/support/loopback-model";
+import { describeRun, type Kill } from "./diagnose";
 import { countBy, linesOf, PAYMENTS, LEDGER, VAULT, schedule, script, seeded, sleep, type Planned } from "./plan";
 import { studioProcess, type StudioProcess } from "@/tests/support/studio-process";
 
@@ -200,6 +201,7 @@ describe.skipIf(!serverUrl)("durable runs under SIGKILL, on PostgreSQL", () => {
     const moving = async () => (runIds.length === 0 ? 0 : (await database.db.select({ id: runs.id }).from(runs).where(and(inArray(runs.id, runIds), eq(runs.status, "running")))).length);
 
     let kills = 0;
+    const killed: Kill[] = [];
     /** Runs a worker held when it was killed: each had to be taken over by another (R-queue-lease). */
     let takeovers = 0;
     let nextKill = Date.now() + 2500 + rng() * 4000;
@@ -218,6 +220,7 @@ describe.skipIf(!serverUrl)("durable runs under SIGKILL, on PostgreSQL", () => {
         const victim = holders[Math.floor(rng() * holders.length)];
         if (victim) {
           takeovers += victim.live.size;
+          killed.push({ at: Date.now(), pid: victim.pid, live: [...victim.live] });
           victim.child.kill("SIGKILL");
           await victim.exited;
           kills++;
@@ -252,6 +255,13 @@ describe.skipIf(!serverUrl)("durable runs under SIGKILL, on PostgreSQL", () => {
 
     const byRun = await eventsByRun();
     const manualLines = countBy(linesOf(path.join(effects, "manual.txt")));
+    // Which processes drove each run, from every line each worker printed.
+    const drivenBy = new Map<string, Set<number>>();
+    for (const w of workers) for (const line of w.lines) for (const id of Array.isArray(line.live) ? (line.live as string[]) : []) drivenBy.set(id, (drivenBy.get(id) ?? new Set()).add(w.pid));
+    for (const [tag, n] of manualLines) {
+      const runId = runIds[Number(/^r(\d+)-/.exec(tag)?.[1])];
+      if (n > 1 && runId) process.stdout.write(`manual line ${tag} ${n} times:\n${await describeRun(database.db, runId, chaosBegan, killed, drivenBy.get(runId))}\n`);
+    }
     const outcomes = { done: 0, failed: 0, waitingForPerson: 0 };
     for (const runId of runIds) {
       const { run } = await web.get(runId);
@@ -295,9 +305,6 @@ describe.skipIf(!serverUrl)("durable runs under SIGKILL, on PostgreSQL", () => {
     }
     const audited = await database.db.select({ action: audit.action }).from(audit).where(eq(audit.action, "run.decide.approve_once"));
     expect(audited.length, "one audit row per decision the API took").toBe(decided.size);
-    // Which processes drove each run, from every line each worker printed.
-    const drivenBy = new Map<string, Set<number>>();
-    for (const w of workers) for (const line of w.lines) for (const id of Array.isArray(line.live) ? (line.live as string[]) : []) drivenBy.set(id, (drivenBy.get(id) ?? new Set()).add(w.pid));
     const handovers = runIds.reduce((n, id) => n + Math.max(0, (drivenBy.get(id)?.size ?? 1) - 1), 0);
     summary(`${handovers} changes of process; ${outcomes.done} done, ${outcomes.failed} failed, ${outcomes.waitingForPerson} waiting for a person`);
   }, 240_000);
