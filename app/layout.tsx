@@ -4,7 +4,9 @@ import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { Rail } from "@/components/frame/rail";
 import { TRPCReactProvider } from "@/components/trpc/provider";
+import { themeOf, type Theme } from "@/server/auth/preferences";
 import { sessionUser } from "@/server/auth/session";
+import { getDb } from "@/server/db";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -15,12 +17,14 @@ export const metadata: Metadata = {
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const user = await sessionUser(await headers()).catch(() => null);
+  // The signed-in person's theme is in the first HTML, so nothing flashes; signed out, the device decides (R-theme-first-paint).
+  const theme: Theme = user ? await getDb().then((db) => themeOf(db, user.id)).catch(() => "system" as const) : "system";
   return (
-    <html lang="en">
+    <html lang="en" data-theme={theme}>
       <body className="min-h-screen font-sans">
         <TRPCReactProvider>
           <div className="flex min-h-screen">
-            {user ? <Rail user={user} /> : null}
+            {user ? <Rail user={user} theme={theme} /> : null}
             <main className="min-w-0 flex-1">{children}</main>
           </div>
         </TRPCReactProvider>

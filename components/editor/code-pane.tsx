@@ -3,6 +3,7 @@
 // there yet, or the merge view of a save that met a newer version on disk.
 import Editor from "@monaco-editor/react";
 import type { editor } from "monaco-editor";
+import { useMonacoTheme } from "@/components/theme/use-page-theme";
 import type { Buffer } from "./buffers";
 import { ConflictView } from "./conflict-view";
 import type { Monaco } from "./monaco-setup";
@@ -31,6 +32,7 @@ export function CodePane({
   onSaveMerge: (merged: string) => void;
   onTakeTheirs: () => void;
 }) {
+  const theme = useMonacoTheme();
   if (openError) return <p role="alert" className="m-4 text-sm text-red-600">{openError}</p>;
   if (monacoError) {
     return <p role="alert" className="m-4 text-sm text-red-600">The code editor could not load: {monacoError.message}</p>;
@@ -55,6 +57,7 @@ export function CodePane({
         defaultValue={buffer.source}
         language={isProjectFile(path) ? projectLanguage(path) : "python"}
         keepCurrentModel
+        theme={theme}
         options={OPTIONS}
         onMount={onMount}
         onChange={(value) => {

@@ -4,6 +4,7 @@
 import { DiffEditor } from "@monaco-editor/react";
 import type { editor } from "monaco-editor";
 import { useRef } from "react";
+import { useMonacoTheme } from "@/components/theme/use-page-theme";
 import { Button } from "@/components/ui/button";
 import type { Version } from "./buffers";
 
@@ -23,6 +24,7 @@ export function ConflictView({
   onTakeTheirs: () => void;
 }) {
   const diff = useRef<editor.IStandaloneDiffEditor | null>(null);
+  const theme = useMonacoTheme();
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <div role="alert" className="flex flex-wrap items-center gap-3 border-b border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
@@ -47,6 +49,7 @@ export function ConflictView({
           original={theirs.source}
           modified={mine}
           language="python"
+          theme={theme}
           originalModelPath={`disk/${path}`}
           modifiedModelPath={`merge/${path}`}
           options={{ renderSideBySide: true, originalEditable: false, minimap: { enabled: false }, fontSize: 13 }}

@@ -35,7 +35,7 @@ function label(version: string, versions: Version[]): string {
 
 export function HistoryPanel({ path }: { path: string }) {
   const trpc = useTRPC();
-  const { monaco } = useMonaco();
+  const { monaco, theme: monacoTheme } = useMonaco();
   const [publishing, setPublishing] = useState(false);
   // The picked pair belongs to one file: switching files goes back to the default pair.
   const [picked, setPicked] = useState<{ path: string; from: string; to: string } | null>(null);
@@ -139,6 +139,7 @@ export function HistoryPanel({ path }: { path: string }) {
                 original={data.before.source}
                 modified={data.after.source}
                 language="python"
+                theme={monacoTheme}
                 // Never the editor's own model (its path is the file name itself), and one model per file and version.
                 originalModelPath={`history/from/${from}/${path}`}
                 modifiedModelPath={`history/to/${to}/${path}`}

@@ -1,9 +1,11 @@
 "use client";
-// Loads Monaco once for the page and says when it is there.
+// Loads Monaco once for the page and says when it is there, with the theme its editors take (R-theme-monaco).
 import { useEffect, useState } from "react";
+import { useMonacoTheme } from "@/components/theme/use-page-theme";
 import { setupMonaco, type Monaco } from "./monaco-setup";
 
-export function useMonaco(): { monaco: Monaco | null; error: Error | null } {
+export function useMonaco(): { monaco: Monaco | null; error: Error | null; theme: "vs" | "vs-dark" } {
+  const theme = useMonacoTheme();
   const [monaco, setMonaco] = useState<Monaco | null>(null);
   const [error, setError] = useState<Error | null>(null);
   useEffect(() => {
@@ -16,5 +18,5 @@ export function useMonaco(): { monaco: Monaco | null; error: Error | null } {
       live = false;
     };
   }, []);
-  return { monaco, error };
+  return { monaco, error, theme };
 }

@@ -5,7 +5,9 @@ import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { Bot, FileCode2, History, Home, KeyRound, KeySquare, LogOut, ScrollText, Server, Users, type LucideIcon } from "lucide-react";
 import { authClient } from "@/components/account/auth-client";
+import { ThemeChoice } from "@/components/theme/theme-choice";
 import type { Role } from "@/db/schema";
+import type { Theme } from "@/server/auth/preferences";
 import { hasRole, roleNames } from "@/server/auth/roles";
 
 type Section = { href: string; label: string; icon: LucideIcon; role: Role };
@@ -42,7 +44,7 @@ function RailLink({ section, current }: { section: Section; current: boolean }) 
   );
 }
 
-export function Rail({ user }: { user: { name: string; email: string; role: Role } }) {
+export function Rail({ user, theme }: { user: { name: string; email: string; role: Role }; theme: Theme }) {
   const pathname = usePathname();
   const router = useRouter();
   const isCurrent = (href: string) => (href === "/" ? pathname === "/" : pathname.startsWith(href));
@@ -77,6 +79,7 @@ export function Rail({ user }: { user: { name: string; email: string; role: Role
           <p className="truncate text-zinc-500">
             {user.email} · {roleNames[user.role]}
           </p>
+          <ThemeChoice initial={theme} />
           <button
             type="button"
             onClick={async () => {
