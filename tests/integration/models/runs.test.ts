@@ -1,6 +1,8 @@
 // Runs of agents on a connection, against the loopback model: the connection is read at each run's start (so a
 // moved address or a rotated key reaches the next run), and the agent's options reach the provider call.
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { modelConnections } from "@/db/schema";
 import { createAgent } from "@/server/agents/store";
 import { createConnection, updateConnection } from "@/server/models/store";
 import { createSecret, rotateSecret } from "@/server/secrets/store";
@@ -73,5 +75,16 @@ describe("R-conn-resolve: a run reads its agent's connection when it starts", ()
     expect(run.status).toBe("failed");
     expect(run.error).toMatch(/refused the API key \(HTTP 401.*\); check the secret \$\{RUN_KEY\} in the connection run-box in Settings → Models\.$/);
     expect(JSON.stringify(events)).not.toContain("sk-run-second-222");
+  });
+
+  it("R-conn-resolve: a connection gone by the time a run starts stops it there, saying so", async () => {
+    const db = s.database.db;
+    await createConnection(db, ANN.id, { name: "short-lived", provider: "openai-compatible", baseUrl: s.model.url, defaultModel: "loopback-small" });
+    const agent = await createAgent(db, ANN.id, { name: "on short-lived", model: { connection: "short-lived" } }, place());
+    // As if removed between the check and the run; the store itself refuses while an agent uses it.
+    await db.delete(modelConnections).where(eq(modelConnections.name, "short-lived"));
+    const { run } = await runOn(agent.id);
+    expect(run.status).toBe("failed");
+    expect(run.error).toBe("The run could not start: There is no model connection named short-lived any more; pick another in the agent's Model section, or ask an admin to add it in Settings → Models.");
   });
 });
