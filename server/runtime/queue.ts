@@ -3,7 +3,7 @@
 // all its runs in one statement; a holder that dies stops refreshing, pg-boss's supervisor fails the job once the
 // lease lapses, and the next process that asks takes it (R-queue-lease). On the embedded database pg-boss runs over
 // the same PGlite through its PGlite backend, in the one process. Edit when what a run's job is or how long a lease
-// lasts changes; what a taken run does is runtime.ts's.
+// lasts changes; what a taken run does is holding.ts's.
 import type { PGlite } from "@electric-sql/pglite";
 import type { Pool } from "pg";
 import { PgBoss, fromPglite, type ConstructorOptions, type Db as IDatabase, type Job } from "pg-boss";
