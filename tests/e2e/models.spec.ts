@@ -1,0 +1,126 @@
+// Settings → Models and the agent's Model section, as an admin and a builder meet them: the admin connects the
+// loopback model (an OpenAI-compatible server on 127.0.0.1) with its key picked by name, Test lists the stub's
+// models and says so in a sentence before and after saving; an address nothing answers gets its own sentence; a
+// builder then picks the connection and one of its models for an agent, with its options, and the agent keeps them.
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { startLoopbackModel, type LoopbackModel } from "../support/loopback-model";
+import { signIn } from "./support/accounts";
+import { ownOrigin } from "./support/origin";
+
+const BASE = `http://127.0.0.1:${process.env.QUIVER_E2E_PORT}`;
+const BUILDER = { name: "Mo Builder", email: "models-builder@quiver.test", password: "builder password for models", role: "builder" };
+const CONNECTION = "loopback-e2e";
+const KEY = { name: "LOOPBACK_MODEL_KEY", value: "lk_e2e_models_0123456789" };
+// 127.0.0.1 port 9 (discard) is closed on these machines: nothing answers there.
+const UNREACHABLE = "http://127.0.0.1:9/v1";
+
+let model: LoopbackModel;
+
+test.beforeAll(async () => {
+  model = await startLoopbackModel();
+  // The list and the one-token answer are refused without the key the connection names.
+  model.expectKey = KEY.value;
+});
+
+test.afterAll(async () => {
+  await model.close();
+});
+
+async function post(page: Page, procedure: string, data: unknown) {
+  const answer = await page.request.post(`/api/trpc/${procedure}`, { headers: ownOrigin, data });
+  return { ok: answer.ok(), body: await answer.text() };
+}
+
+/** A builder signed in in a browser of their own. */
+async function builderPage(browser: Browser, admin: Page): Promise<Page> {
+  const made = await post(admin, "users.create", BUILDER);
+  if (!made.ok) expect(made.body).toContain("already");
+  const context = await browser.newContext({ baseURL: BASE, storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  await signIn(page, BUILDER);
+  return page;
+}
+
+test("R-conn-test: an admin connects the loopback model, Test lists its models in a sentence, and a builder picks one for an agent", async ({ page, browser }) => {
+  const secret = await post(page, "secrets.create", { ...KEY, description: "The loopback model's key" });
+  expect(secret.ok, secret.body).toBe(true);
+
+  await page.goto("/settings/models");
+  await expect(page.getByRole("heading", { name: "Models", level: 1 })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Models" })).toHaveAttribute("aria-current", "page");
+  await page.getByRole("button", { name: "New connection" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "New connection" });
+
+  // A preset fills its usual address and a name; the admin then points it at the loopback server.
+  await dialog.getByLabel("Provider", { exact: true }).selectOption({ label: "Ollama" });
+  await expect(dialog.getByLabel("Server address", { exact: true })).toHaveValue("http://127.0.0.1:11434/v1");
+  await expect(dialog.getByLabel("Name", { exact: true })).toHaveValue("local-ollama");
+  await dialog.getByLabel("Name", { exact: true }).fill(CONNECTION);
+  await dialog.getByLabel("Server address", { exact: true }).fill(model.url);
+  await dialog.getByLabel("Key", { exact: true }).selectOption(KEY.name);
+
+  // Test before anything is saved: the stub's models, in one sentence with its time.
+  await dialog.getByRole("button", { name: "Test", exact: true }).click();
+  const drafted = dialog.getByRole("status", { name: "Test of this connection" });
+  await expect(drafted).toContainText(/^Connected in \d+ ms: .* lists \d+ models?/);
+  const listed = (await post(page, "models.test", { draft: { provider: "openai-compatible", baseUrl: model.url, apiKey: `\${${KEY.name}}` } })).body;
+  const ids = (JSON.parse(listed) as { result: { data: { ok: boolean; models: string[] } } }).result.data;
+  expect(ids.ok).toBe(true);
+  expect(ids.models.length).toBeGreaterThan(0);
+  await expect(drafted).toContainText(`lists ${ids.models.length} model`);
+  for (const id of ids.models) await expect(drafted.getByText("Models it lists")).toContainText(id);
+
+  // Only these: the ids Test listed are there to tick.
+  await dialog.getByLabel("Only these", { exact: true }).check();
+  for (const id of ids.models) await dialog.getByRole("checkbox", { name: id }).check();
+  await dialog.getByRole("button", { name: "Save connection" }).click();
+  await expect(dialog).toBeHidden();
+
+  const row = page.getByRole("row", { name: new RegExp(CONNECTION) });
+  await expect(row).toContainText(KEY.name);
+  await expect(row).toContainText(ids.models[0]!);
+  await row.getByRole("button", { name: `Test ${CONNECTION}` }).click();
+  await expect(row.getByRole("status", { name: `Test of ${CONNECTION}` })).toContainText(/^Connected in \d+ ms/);
+  await expect(page.content()).resolves.not.toContain(KEY.value);
+
+  // An address nothing answers at says so, in the dialog, before saving.
+  await page.getByRole("button", { name: "New connection" }).first().click();
+  const other = page.getByRole("dialog", { name: "New connection" });
+  await other.getByLabel("Provider", { exact: true }).selectOption({ label: "Another OpenAI-compatible server" });
+  await other.getByLabel("Server address", { exact: true }).fill(UNREACHABLE);
+  await other.getByRole("button", { name: "Test", exact: true }).click();
+  await expect(other.getByRole("status", { name: "Test of this connection" })).toContainText(`The server at ${UNREACHABLE} could not be reached`);
+  await other.getByRole("button", { name: "Cancel" }).click();
+
+  // A builder's agent, made with its own settings, moves to the connection and one of its models.
+  const builder = await builderPage(browser, page);
+  const created = await post(builder, "agents.create", {
+    declaration: { name: "Connected scribe", model: { provider: "openai-compatible", model: "scripted", base_url: model.url } },
+  });
+  expect(created.ok, created.body).toBe(true);
+  const agentId = (JSON.parse(created.body) as { result: { data: { id: string } } }).result.data.id;
+  await builder.goto(`/agents/${agentId}`);
+  const section = builder.getByRole("region", { name: "Model", exact: true });
+  await expect(section.getByRole("heading", { name: "Own settings (advanced)" })).toBeVisible();
+  await section.getByLabel("Connection", { exact: true }).selectOption(CONNECTION);
+  const picker = section.getByRole("combobox", { name: "Model", exact: true });
+  await picker.fill("");
+  await picker.press("ArrowDown");
+  await expect(builder.getByRole("listbox", { name: "Models on offer" }).getByRole("option")).toHaveCount(ids.models.length);
+  await builder.getByRole("option", { name: ids.models[0]!, exact: true }).click();
+  await expect(picker).toHaveValue(ids.models[0]!);
+  await section.getByLabel("Temperature", { exact: true }).fill("0.3");
+  await section.getByLabel("Maximum output tokens", { exact: true }).fill("500");
+  await section.getByLabel("Reasoning effort", { exact: true }).selectOption({ label: "Low" });
+  await builder.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(builder.getByText("Unsaved changes")).toBeHidden();
+
+  const saved = await builder.request.get(`/api/trpc/agents.get?input=${encodeURIComponent(JSON.stringify({ id: agentId }))}`);
+  const declaration = ((await saved.json()) as { result: { data: { declaration: { model: unknown } } } }).result.data.declaration;
+  expect(declaration.model).toEqual({ connection: CONNECTION, model: ids.models[0], temperature: 0.3, max_tokens: 500, reasoning_effort: "low" });
+
+  // The Models page lists the agent as the connection's user.
+  await page.reload();
+  await expect(page.getByRole("row", { name: new RegExp(CONNECTION) })).toContainText("Connected scribe");
+  await builder.context().close();
+});
