@@ -171,7 +171,9 @@ async function execute(run: Run, p: PreparedCall): Promise<Omit<ResultRecord, "c
   const idempotency = p.step ? idempotencyKey(run.id, p.step) : undefined;
   for (;;) {
     attempts++;
-    void run.emit("tool_started", { callId: p.callId, operation: op.name, attempt: attempts, timeoutS: bound });
+    // Waited for: events are stored in order, so the model's message and this call's tool_call are stored too. A
+    // takeover that did not find them would ask the model again and dispatch the call anew (R-journal-started).
+    await run.emit("tool_started", { callId: p.callId, operation: op.name, attempt: attempts, timeoutS: bound });
     result = await attempt(run, op, p.callId, args, bound, {
       resumed: p.resumed?.asked === "question" && attempts === 1,
       idempotencyKey: idempotency,
