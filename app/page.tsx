@@ -52,7 +52,7 @@ export default async function HomePage() {
                 className="group flex h-full flex-col gap-2 rounded-lg border border-zinc-200 p-4 hover:border-accent dark:border-zinc-800"
               >
                 <span className="flex items-center gap-2 font-medium">
-                  <Icon aria-hidden className="h-4 w-4 text-accent" />
+                  <Icon aria-hidden className="h-4 w-4 text-accent dark:text-indigo-400" />
                   {title}
                   <ArrowRight aria-hidden className="ml-auto h-4 w-4 opacity-0 transition group-hover:opacity-100" />
                 </span>

@@ -80,7 +80,7 @@ export function AgentsTable() {
       {notice ? (
         <p role="status" className="mb-3 text-sm text-zinc-700 dark:text-zinc-300">
           {notice.text}{" "}
-          <Link href={`/agents/${notice.id}`} className="text-accent hover:underline">
+          <Link href={`/agents/${notice.id}`} className="text-accent dark:text-indigo-400 hover:underline">
             Open it
           </Link>
         </p>

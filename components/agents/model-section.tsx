@@ -127,7 +127,7 @@ export function ModelSection({
           <p className="col-span-2 text-sm text-zinc-600 dark:text-zinc-400">
             No model connections yet: an admin adds one in Settings → Models, and you pick it here.{" "}
             {admin ? (
-              <Link href="/settings/models" className="text-accent hover:underline">
+              <Link href="/settings/models" className="text-accent dark:text-indigo-400 hover:underline">
                 Add a connection
               </Link>
             ) : null}

@@ -71,7 +71,7 @@ export function OwnModelSettings({ model, problems, onChange }: { model: Own; pr
         path="model.api_key"
         label={
           <>
-            <KeyRound aria-hidden className="h-3.5 w-3.5 text-zinc-500" /> Key
+            <KeyRound aria-hidden className="h-3.5 w-3.5 text-zinc-500 dark:text-zinc-400" /> Key
           </>
         }
         problems={problems}

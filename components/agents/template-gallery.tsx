@@ -66,7 +66,7 @@ export function TemplateGallery({ open, onOpenChange }: { open: boolean; onOpenC
         <li>
           <button type="button" className={card} disabled={busy} onClick={() => pick(null)} aria-labelledby="template-blank" aria-describedby="template-blank-about">
             <span id="template-blank" className="flex items-center gap-2 font-medium">
-              <FilePlus2 aria-hidden className="h-4 w-4 text-accent" /> Blank agent
+              <FilePlus2 aria-hidden className="h-4 w-4 text-accent dark:text-indigo-400" /> Blank agent
             </span>
             <span id="template-blank-about" className="text-sm text-zinc-600 dark:text-zinc-400">A model and nothing else: add the instructions and the tools yourself.</span>
           </button>
@@ -82,7 +82,7 @@ export function TemplateGallery({ open, onOpenChange }: { open: boolean; onOpenC
               aria-describedby={`template-${template.id}-about`}
             >
               <span id={`template-${template.id}`} className="flex items-center gap-2 font-medium">
-                <LayoutTemplate aria-hidden className="h-4 w-4 text-accent" /> {template.name}
+                <LayoutTemplate aria-hidden className="h-4 w-4 text-accent dark:text-indigo-400" /> {template.name}
               </span>
               <span id={`template-${template.id}-about`} className="flex flex-col gap-1">
                 <span className="text-sm text-zinc-600 dark:text-zinc-400">{template.purpose}</span>
@@ -92,10 +92,10 @@ export function TemplateGallery({ open, onOpenChange }: { open: boolean; onOpenC
           </li>
         ))}
       </ul>
-      {gallery.isPending ? <p className="mt-3 text-sm text-zinc-500">Loading the templates…</p> : null}
+      {gallery.isPending ? <p className="mt-3 text-sm text-zinc-500 dark:text-zinc-400">Loading the templates…</p> : null}
       {busy ? <p role="status" className="mt-3 text-sm text-zinc-600 dark:text-zinc-400">Creating the agent…</p> : null}
       {gallery.data?.broken.map((file) => (
-        <p key={file.id} className="mt-3 text-xs text-zinc-500">
+        <p key={file.id} className="mt-3 text-xs text-zinc-500 dark:text-zinc-400">
           The template {file.id} is not offered: {file.problems[0]?.path ? `${file.problems[0].path}: ` : ""}
           {file.problems[0]?.message}
         </p>

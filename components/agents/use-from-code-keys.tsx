@@ -12,7 +12,7 @@ export type ReachingKeyRow = { id: string; name: string; prefix: string; scopes:
 
 function Settings({ canManageKeys }: { canManageKeys: boolean }) {
   return canManageKeys ? (
-    <Link href="/settings/api-keys" className="text-accent underline-offset-2 hover:underline">
+    <Link href="/settings/api-keys" className="text-accent dark:text-indigo-400 underline-offset-2 hover:underline">
       Settings → API keys
     </Link>
   ) : (

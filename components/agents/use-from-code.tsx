@@ -24,14 +24,15 @@ const tab =
 
 function Address({ label, url, hint }: { label: string; url: string; hint: ReactNode }) {
   return (
-    <div className="flex flex-col gap-0.5 py-2">
-      <div className="flex items-center justify-between gap-3">
-        <dt className="text-sm font-medium">{label}</dt>
-        <CopyButton text={url} label={`Copy the address of ${label}`} />
-      </div>
+    // A <dl>'s group holds only its <dt> and <dd>: the copy button goes in the <dd>, drawn at the group's corner.
+    <div className="relative flex flex-col gap-0.5 py-2 pr-10">
+      <dt className="text-sm font-medium">{label}</dt>
       <dd className="flex flex-col gap-0.5">
         <code className="break-all font-mono text-xs">{url}</code>
         <span className="text-xs text-zinc-500 dark:text-zinc-400">{hint}</span>
+        <span className="absolute right-0 top-1.5">
+          <CopyButton text={url} label={`Copy the address of ${label}`} />
+        </span>
       </dd>
     </div>
   );
@@ -87,7 +88,7 @@ function Reach({ agent, base, keys, canManageKeys }: { agent: CodeAgent; base: s
           hint={
             <>
               Start a run with a message, then follow, approve and continue it;{" "}
-              <Link href="/api-docs" className="text-accent underline-offset-2 hover:underline">
+              <Link href="/api-docs" className="text-accent dark:text-indigo-400 underline-offset-2 hover:underline">
                 the API reference
               </Link>{" "}
               has every route.

@@ -32,7 +32,7 @@ export function VersionsList({ id, current }: { id: string; current: number }) {
         ))}
       </ol>
       {rows.length > SHOWN ? (
-        <button type="button" onClick={() => setAll(!all)} className="mt-1 text-xs text-accent hover:underline">
+        <button type="button" onClick={() => setAll(!all)} className="mt-1 text-xs text-accent dark:text-indigo-400 hover:underline">
           {all ? "Show the latest only" : `Show all ${rows.length} versions`}
         </button>
       ) : null}

@@ -44,12 +44,12 @@ export function ApiReference({ doc }: { doc: Doc }) {
           <p className="mt-3 text-zinc-700 dark:text-zinc-300">
             Send the key as <code className="rounded bg-zinc-100 px-1 font-mono text-xs dark:bg-zinc-800">Authorization: Bearer $QUIVER_KEY</code>{" "}
             (an admin makes keys in Settings → API keys), and no cookie. Every refusal is one JSON shape,{" "}
-            <a href="#schema-Error" className="font-mono text-xs text-accent hover:underline">
+            <a href="#schema-Error" className="font-mono text-xs text-accent underline underline-offset-2 dark:text-indigo-400">
               Error
             </a>
             : <code className="rounded bg-zinc-100 px-1 font-mono text-xs dark:bg-zinc-800">{'{ "error": { "code", "message" } }'}</code>, the message one sentence saying what to
             do. The machine-readable document is{" "}
-            <a href="/api/v1/openapi.json" className="text-accent hover:underline">
+            <a href="/api/v1/openapi.json" className="text-accent underline underline-offset-2 dark:text-indigo-400">
               /api/v1/openapi.json
             </a>
             .

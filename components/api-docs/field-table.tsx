@@ -21,7 +21,7 @@ export function FieldTable({ fields, label }: { fields: Field[]; label: string }
             </td>
             <td className="py-1.5 pr-4 text-xs text-zinc-700 dark:text-zinc-300">
               {field.type.ref ? (
-                <a className="text-accent hover:underline" href={`#schema-${field.type.ref}`}>
+                <a className="text-accent dark:text-indigo-400 hover:underline" href={`#schema-${field.type.ref}`}>
                   {field.type.words}
                 </a>
               ) : (

@@ -13,7 +13,7 @@ const METHOD_LOOK: Record<string, string> = {
 function SchemaLink({ schema }: { schema: Schema | undefined }) {
   const type = typeOf(schema);
   return type.ref ? (
-    <a className="font-mono text-xs text-accent hover:underline" href={`#schema-${type.ref}`}>
+    <a className="font-mono text-xs text-accent dark:text-indigo-400 hover:underline" href={`#schema-${type.ref}`}>
       {type.words}
     </a>
   ) : (
@@ -77,14 +77,14 @@ export function OperationSection({ doc, operation, server }: { doc: Doc; operati
             const [type, media] = Object.entries(content)[0] ?? [];
             return (
               <li key={status} className="flex gap-3">
-                <span className={`w-10 shrink-0 font-mono text-xs leading-5 ${status.startsWith("2") ? "text-emerald-700 dark:text-emerald-400" : "text-zinc-500"}`}>{status}</span>
+                <span className={`w-10 shrink-0 font-mono text-xs leading-5 ${status.startsWith("2") ? "text-emerald-700 dark:text-emerald-400" : "text-zinc-500 dark:text-zinc-400"}`}>{status}</span>
                 <span className="text-zinc-700 dark:text-zinc-300">
                   {response.description}
                   {media?.schema ? (
                     <>
                       {" "}
                       <span className="text-zinc-500 dark:text-zinc-400">·</span> {type === "text/event-stream" ? <span className="text-xs text-zinc-500 dark:text-zinc-400">server-sent events of </span> : null}
-                      {type === "text/event-stream" ? <a className="font-mono text-xs text-accent hover:underline" href="#schema-RunEvent">RunEvent</a> : <SchemaLink schema={media.schema as Schema} />}
+                      {type === "text/event-stream" ? <a className="font-mono text-xs text-accent dark:text-indigo-400 hover:underline" href="#schema-RunEvent">RunEvent</a> : <SchemaLink schema={media.schema as Schema} />}
                     </>
                   ) : null}
                 </span>
@@ -96,7 +96,7 @@ export function OperationSection({ doc, operation, server }: { doc: Doc; operati
 
       <div className="mt-5">
         <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Example</h4>
-        <pre aria-label={`curl for ${op.summary}`} className="overflow-x-auto rounded-md bg-zinc-950 p-3 font-mono text-xs leading-relaxed text-zinc-100 dark:border dark:border-zinc-800 dark:bg-zinc-900">
+        <pre tabIndex={0} aria-label={`curl for ${op.summary}`} className="overflow-x-auto rounded-md bg-zinc-950 p-3 font-mono text-xs leading-relaxed text-zinc-100 dark:border dark:border-zinc-800 dark:bg-zinc-900">
           {curlOf(server, operation)}
         </pre>
       </div>

@@ -37,7 +37,7 @@ export function CodePane({
   if (monacoError) {
     return <p role="alert" className="m-4 text-sm text-red-600">The code editor could not load: {monacoError.message}</p>;
   }
-  if (!monaco || !buffer) return <p className="m-4 text-sm text-zinc-500">Opening {path}…</p>;
+  if (!monaco || !buffer) return <p className="m-4 text-sm text-zinc-500 dark:text-zinc-400">Opening {path}…</p>;
   if (buffer.conflict) {
     return (
       <ConflictView

@@ -1,5 +1,6 @@
 "use client";
-// The open files as tabs: each keeps its own cursor and undo history (one Monaco model per file).
+// The open files as tabs: each keeps its own cursor and undo history (one Monaco model per file). A list of buttons,
+// the current one marked, rather than ARIA tabs: each tab has its own close button, which a tablist may not hold.
 import { X } from "lucide-react";
 
 export function EditorTabs({
@@ -14,9 +15,9 @@ export function EditorTabs({
   onClose: (path: string) => void;
 }) {
   return (
-    <div role="tablist" aria-label="Open files" className="flex overflow-x-auto border-b border-zinc-200 dark:border-zinc-800">
+    <ul aria-label="Open files" className="flex overflow-x-auto border-b border-zinc-200 dark:border-zinc-800">
       {tabs.map((tab) => (
-        <div
+        <li
           key={tab.path}
           className={`group flex items-center border-r border-zinc-200 dark:border-zinc-800 ${
             tab.path === active ? "bg-white dark:bg-zinc-950" : "bg-zinc-50 text-zinc-500 dark:text-zinc-400 dark:bg-zinc-900"
@@ -24,13 +25,17 @@ export function EditorTabs({
         >
           <button
             type="button"
-            role="tab"
-            aria-selected={tab.path === active}
+            aria-current={tab.path === active ? "true" : undefined}
             onClick={() => onSelect(tab.path)}
             className="py-1.5 pl-3 pr-1 font-mono text-xs"
           >
             {tab.path}
-            {tab.dirty ? <span aria-label="unsaved" className="ml-1.5 text-accent">●</span> : null}
+            {tab.dirty ? (
+              <span className="ml-1.5 text-accent dark:text-indigo-400">
+                <span aria-hidden>●</span>
+                <span className="sr-only">, unsaved</span>
+              </span>
+            ) : null}
           </button>
           <button
             type="button"
@@ -41,8 +46,8 @@ export function EditorTabs({
           >
             <X aria-hidden className="h-3 w-3" />
           </button>
-        </div>
+        </li>
       ))}
-    </div>
+    </ul>
   );
 }

@@ -82,13 +82,18 @@ function OperationCard({ tool }: { tool: CatalogTool }) {
       ) : (
         <p className="px-3 py-2 text-xs text-zinc-500 dark:text-zinc-400">Takes no parameters.</p>
       )}
-      <details className="border-t border-zinc-200 dark:border-zinc-800">
-        <summary className="flex cursor-pointer items-center justify-between px-3 py-1.5 text-xs text-zinc-500 dark:text-zinc-400">
-          JSON the model receives
+      {/* The copy button sits beside the summary, not in it: a control inside another is out of a keyboard's reach. */}
+      <div className="relative border-t border-zinc-200 dark:border-zinc-800">
+        <details>
+          <summary className="cursor-pointer px-3 py-1.5 pr-10 text-xs text-zinc-500 dark:text-zinc-400">JSON the model receives</summary>
+          <pre tabIndex={0} aria-label={`The JSON of ${tool.name}`} className="overflow-auto bg-zinc-50 px-3 py-2 font-mono text-xs dark:bg-zinc-900">
+            {json}
+          </pre>
+        </details>
+        <div className="absolute right-2 top-0.5">
           <CopyButton text={json} label={`Copy the JSON of ${tool.name}`} />
-        </summary>
-        <pre className="overflow-auto bg-zinc-50 px-3 py-2 font-mono text-xs dark:bg-zinc-900">{json}</pre>
-      </details>
+        </div>
+      </div>
     </article>
   );
 }

@@ -36,7 +36,7 @@ function Transport({ server }: { server: Row }) {
 function Toggle({ open, onClick, controls, children, label }: { open: boolean; onClick: () => void; controls: string; children: string; label: string }) {
   const Icon = open ? ChevronDown : ChevronRight;
   return (
-    <button type="button" aria-expanded={open} aria-controls={controls} aria-label={label} onClick={onClick} className="inline-flex items-center gap-0.5 whitespace-nowrap text-xs text-accent hover:underline">
+    <button type="button" aria-expanded={open} aria-controls={controls} aria-label={label} onClick={onClick} className="inline-flex items-center gap-0.5 whitespace-nowrap text-xs text-accent dark:text-indigo-400 hover:underline">
       <Icon aria-hidden className="h-3.5 w-3.5" /> {children}
     </button>
   );

@@ -14,7 +14,7 @@ export function StatusBadge({ status }: { status: ServerStatus }) {
   return (
     <div className="flex max-w-xs flex-col gap-1">
       <span className={`inline-flex w-fit items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${look.badge}`}>{look.label}</span>
-      <span className={`text-xs ${status.state === "failed" || status.state === "needs-sign-in" ? "text-red-700 dark:text-red-400" : "text-zinc-500"}`}>{status.sentence}</span>
+      <span className={`text-xs ${status.state === "failed" || status.state === "needs-sign-in" ? "text-red-700 dark:text-red-400" : "text-zinc-500 dark:text-zinc-400"}`}>{status.sentence}</span>
     </div>
   );
 }

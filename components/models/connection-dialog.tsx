@@ -115,7 +115,7 @@ function ConnectionFormBody({ row, onClose }: { row: Connection | null; onClose:
             <PlugZap aria-hidden className="h-3.5 w-3.5" /> Test
           </Button>
           {!test.data && !test.isPending && !test.error ? (
-            <span className="text-xs text-zinc-500">Lists the provider&apos;s models and asks for a one-token answer, before anything is saved.</span>
+            <span className="text-xs text-zinc-500 dark:text-zinc-400">Lists the provider&apos;s models and asks for a one-token answer, before anything is saved.</span>
           ) : null}
         </div>
         <TestAnswerText label="Test of this connection" pending={test.isPending} error={test.error} answer={test.data} steps />

@@ -18,7 +18,7 @@ function Offer({ models }: { models: string[] | null }) {
   return (
     <span className="font-mono text-xs" title={models.join(", ")}>
       {shown.join(", ")}
-      {models.length > shown.length ? <span className="font-sans text-zinc-500"> and {models.length - shown.length} more</span> : null}
+      {models.length > shown.length ? <span className="font-sans text-zinc-500 dark:text-zinc-400"> and {models.length - shown.length} more</span> : null}
     </span>
   );
 }
@@ -33,7 +33,7 @@ export function ConnectionRow({ row, onEdit, onDelete }: { row: Connection; onEd
     <TableRow id={row.name} className="align-top target:bg-indigo-50 dark:target:bg-indigo-950/40">
       <TableCell>
         <span className="font-mono font-medium">{row.name}</span>
-        {row.defaultModel ? <span className="block text-xs text-zinc-500">Default: {row.defaultModel}</span> : null}
+        {row.defaultModel ? <span className="block text-xs text-zinc-500 dark:text-zinc-400">Default: {row.defaultModel}</span> : null}
       </TableCell>
       <TableCell className="whitespace-nowrap">{PROVIDER_LABELS[row.provider as keyof typeof PROVIDER_LABELS] ?? row.provider}</TableCell>
       <TableCell>
@@ -42,16 +42,16 @@ export function ConnectionRow({ row, onEdit, onDelete }: { row: Connection; onEd
             {row.baseUrl}
           </code>
         ) : (
-          <span className="text-xs text-zinc-500">The provider&apos;s own</span>
+          <span className="text-xs text-zinc-500 dark:text-zinc-400">The provider&apos;s own</span>
         )}
       </TableCell>
       <TableCell className="whitespace-nowrap">
         {key ? (
           <span className="inline-flex items-center gap-1 font-mono text-xs">
-            <KeyRound aria-hidden className="h-3.5 w-3.5 text-zinc-500" /> {key}
+            <KeyRound aria-hidden className="h-3.5 w-3.5 text-zinc-500 dark:text-zinc-400" /> {key}
           </span>
         ) : (
-          <span className="text-xs text-zinc-500">No key</span>
+          <span className="text-xs text-zinc-500 dark:text-zinc-400">No key</span>
         )}
       </TableCell>
       <TableCell className="max-w-[12rem]">
@@ -59,7 +59,7 @@ export function ConnectionRow({ row, onEdit, onDelete }: { row: Connection; onEd
       </TableCell>
       <TableCell className="text-xs">
         {row.usedBy.length === 0 ? (
-          <span className="whitespace-nowrap text-zinc-400 dark:text-zinc-500">No agent</span>
+          <span className="whitespace-nowrap text-zinc-500 dark:text-zinc-400">No agent</span>
         ) : (
           <ul className="flex flex-col gap-0.5">
             {row.usedBy.map((agent) => (

@@ -39,7 +39,7 @@ export function ConnectionsTable() {
           className="max-w-xl text-sm text-red-600 dark:text-red-400"
         />
       ) : list.isPending ? (
-        <p className="text-sm text-zinc-500">Reading the connections…</p>
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">Reading the connections…</p>
       ) : rows.length === 0 ? (
         <EmptyState icon={BrainCircuit} title="No model connections yet — New connection" actions={newButton}>
           Connect a model provider once (OpenAI, Anthropic, or a server such as Ollama on this machine); builders then pick it by name for their agents, without an address or key of their own.

@@ -49,7 +49,7 @@ export function DeleteConnectionDialog({ row, onClose }: { row: Connection | nul
           <ul className="mt-1 list-disc pl-5">
             {row.usedBy.map((agent) => (
               <li key={agent.id}>
-                <Link href={`/agents/${agent.id}`} className="text-accent hover:underline">
+                <Link href={`/agents/${agent.id}`} className="text-accent dark:text-indigo-400 hover:underline">
                   {agent.name}
                 </Link>
               </li>

@@ -25,7 +25,7 @@ export function InlineAgents() {
       <h2 id="inline-agents-heading" className="text-sm font-semibold">
         Agents with their own model settings
       </h2>
-      <p className="mt-0.5 mb-3 max-w-2xl text-xs text-zinc-500">
+      <p className="mt-0.5 mb-3 max-w-2xl text-xs text-zinc-500 dark:text-zinc-400">
         These agents carry a provider, address and key of their own. Make a connection from one, and it and any agent you point at it share one place to change them.
       </p>
       <Table>
@@ -56,7 +56,7 @@ export function InlineAgents() {
                     {agent.baseUrl}
                   </code>
                 ) : (
-                  <span className="text-xs text-zinc-500">The provider&apos;s own</span>
+                  <span className="text-xs text-zinc-500 dark:text-zinc-400">The provider&apos;s own</span>
                 )}
               </TableCell>
               <TableCell className="text-right">

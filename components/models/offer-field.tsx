@@ -57,7 +57,7 @@ export function OfferField({
               ))}
             </ul>
           ) : (
-            <p className="text-xs text-zinc-500">Press Test to list the provider&apos;s models here, or add them by id.</p>
+            <p className="text-xs text-zinc-500 dark:text-zinc-400">Press Test to list the provider&apos;s models here, or add them by id.</p>
           )}
           <div className="flex items-end gap-2">
             <div className="flex flex-1 flex-col gap-1">
@@ -85,7 +85,7 @@ export function OfferField({
           </div>
         </div>
       ) : null}
-      <span id="conn-offer-note" className={`text-xs ${error ? "text-red-600 dark:text-red-400" : "text-zinc-500"}`}>
+      <span id="conn-offer-note" className={`text-xs ${error ? "text-red-600 dark:text-red-400" : "text-zinc-500 dark:text-zinc-400"}`}>
         {error ?? (form.offer === "all" ? "Builders pick from whatever the provider lists when they choose." : `${form.models.length} model${form.models.length === 1 ? "" : "s"} on offer.`)}
       </span>
     </fieldset>

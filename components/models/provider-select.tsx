@@ -67,7 +67,7 @@ export function ProviderSelect({
           <option value={OTHER}>Another OpenAI-compatible server</option>
         </optgroup>
       </select>
-      <span id="conn-provider-note" className={`text-xs ${error ? "text-red-600 dark:text-red-400" : "text-zinc-500"}`}>
+      <span id="conn-provider-note" className={`text-xs ${error ? "text-red-600 dark:text-red-400" : "text-zinc-500 dark:text-zinc-400"}`}>
         {error ?? (preset ? `${preset.label} usually answers at ${preset.baseUrl}; change the address below if yours differs.` : form.provider === "openai-compatible" ? "Any server that answers OpenAI's API at an address." : "")}
       </span>
     </div>

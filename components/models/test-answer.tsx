@@ -54,7 +54,7 @@ export function TestAnswerText({
               {answer.steps.map((step) => (
                 <li key={step.what}>
                   <span className={step.ok ? "text-emerald-700 dark:text-emerald-400" : "text-red-600 dark:text-red-400"}>{step.ok ? "✓" : "✗"}</span>{" "}
-                  {step.sentence} <span className="text-zinc-500">({duration(step.ms)})</span>
+                  {step.sentence} <span className="text-zinc-500 dark:text-zinc-400">({duration(step.ms)})</span>
                 </li>
               ))}
             </ul>

@@ -105,7 +105,7 @@ export function CallCard({ call, runId, calls, within }: { call: Call; runId: st
         {call.specialist ? (
           <p className="text-xs text-zinc-500 dark:text-zinc-400">
             The agent works on this in a run of its own.{" "}
-            <Link href={`/runs/${call.specialist.runId}`} className="text-accent hover:underline">
+            <Link href={`/runs/${call.specialist.runId}`} className="text-accent dark:text-indigo-400 hover:underline">
               Open the specialist&rsquo;s run
             </Link>
           </p>

@@ -63,7 +63,7 @@ export function RunsTable() {
           icon={History}
           title="No runs yet — open an agent and press Run"
           actions={
-            <Link href="/agents" className="text-sm font-medium text-accent hover:underline">
+            <Link href="/agents" className="text-sm font-medium text-accent dark:text-indigo-400 hover:underline">
               Go to Agents
             </Link>
           }

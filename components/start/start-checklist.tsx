@@ -37,7 +37,7 @@ export function StartChecklist({ checklist }: { checklist: Checklist }) {
                 <Link
                   href={step.href}
                   aria-describedby={`step-${step.id}`}
-                  className="flex shrink-0 items-center gap-1 rounded text-sm text-accent outline-none hover:underline focus-visible:ring-2 focus-visible:ring-accent"
+                  className="flex shrink-0 items-center gap-1 rounded text-sm text-accent outline-none hover:underline dark:text-indigo-400 focus-visible:ring-2 focus-visible:ring-accent"
                 >
                   {step.action}
                   <ArrowRight aria-hidden className="h-3.5 w-3.5" />

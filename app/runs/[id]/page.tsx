@@ -31,13 +31,13 @@ export default async function RunPage({ params }: Props) {
             {run.parentRunId ? (
               <>
                 Another agent asked for it as its specialist:{" "}
-                <Link href={`/runs/${run.parentRunId}`} className="text-accent hover:underline">
+                <Link href={`/runs/${run.parentRunId}`} className="text-accent underline underline-offset-2 dark:text-indigo-400">
                   the run that asked
                 </Link>
                 .{" "}
               </>
             ) : null}
-            <Link href="/runs" className="text-accent hover:underline">
+            <Link href="/runs" className="text-accent underline underline-offset-2 dark:text-indigo-400">
               All runs
             </Link>
           </>
