@@ -13,6 +13,9 @@ const OUT = path.resolve("screenshots");
 const LIMIT_MS = 5 * 60_000;
 const OWNER = { name: "Ada Owner", email: "owner@quiver.test", password: "screenshots password, long enough" };
 const THEMES = ["light", "dark"] as const;
+const VIEWPORT = { width: 1440, height: 900 };
+/** Tall enough for a long form, short of the API reference's whole length. */
+const MAX_HEIGHT = 3_000;
 
 type Shot = { name: string; path: string; ready?: (page: Page) => Promise<unknown> };
 
@@ -59,9 +62,28 @@ async function shoot(page: Page, shot: Shot, theme: string, written: string[]) {
   await shot.ready?.(page);
   // Queries answer after the first paint; a moment lets their rows arrive (a live page never goes network-idle).
   await page.waitForTimeout(1_200);
+  await fitToContent(page);
   const file = path.join(OUT, `${shot.name}-${theme}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file });
   written.push(path.relative(process.cwd(), file));
+  await page.setViewportSize(VIEWPORT);
+}
+
+/**
+ * Most pages scroll inside a pane of a screen-high frame, which a full-page shot would cut at the screen's foot: the
+ * window grows by what the longest pane hides instead, so the pane shows whole.
+ */
+async function fitToContent(page: Page) {
+  const hidden = await page.evaluate(() => {
+    let most = document.documentElement.scrollHeight - window.innerHeight;
+    for (const el of document.querySelectorAll("main *")) {
+      if (/auto|scroll/.test(getComputedStyle(el).overflowY)) most = Math.max(most, el.scrollHeight - el.clientHeight);
+    }
+    return most;
+  });
+  if (hidden <= 0) return;
+  await page.setViewportSize({ width: VIEWPORT.width, height: Math.min(MAX_HEIGHT, VIEWPORT.height + hidden) });
+  await page.waitForTimeout(300);
 }
 
 /** An agent with a tool it may use unasked, and one finished run of it in which it used that tool. */
@@ -108,7 +130,7 @@ async function main() {
   }, LIMIT_MS);
   const written: string[] = [];
   try {
-    const context = await browser.newContext({ baseURL: studio.url, viewport: { width: 1440, height: 900 } });
+    const context = await browser.newContext({ baseURL: studio.url, viewport: VIEWPORT });
     const page = await context.newPage();
     // Signed out, the device decides (R-theme-first-paint): these two are shot under each colour scheme.
     for (const theme of THEMES) {

@@ -57,7 +57,7 @@ export function AuditTable() {
               <TableCell className="text-xs" title={row.actor}>{row.actorEmail ?? row.actor}</TableCell>
               <TableCell className="font-mono text-xs">{row.action}</TableCell>
               <TableCell className="font-mono text-xs">{row.target ?? ""}</TableCell>
-              <TableCell className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{Object.keys(row.detail).length ? JSON.stringify(row.detail) : ""}</TableCell>
+              <TableCell className="font-mono text-xs break-all text-zinc-500 dark:text-zinc-400">{Object.keys(row.detail).length ? JSON.stringify(row.detail) : ""}</TableCell>
             </TableRow>
           ))}
           {rows.data && rows.data.length === 0 ? <TableEmpty colSpan={5}>Nothing matches these filters.</TableEmpty> : null}

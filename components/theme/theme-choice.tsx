@@ -2,16 +2,16 @@
 // System / Light / Dark in the account menu: applied to the page at once, then kept for the person so every
 // browser they sign in from opens in it (R-theme-per-user). Three radios, so arrows move between them.
 import { useMutation } from "@tanstack/react-query";
-import { Monitor, Moon, Sun, type LucideIcon } from "lucide-react";
 import { useState } from "react";
 import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
 import type { Theme } from "@/server/auth/preferences";
 
-const options: { theme: Theme; label: string; icon: LucideIcon }[] = [
-  { theme: "system", label: "System", icon: Monitor },
-  { theme: "light", label: "Light", icon: Sun },
-  { theme: "dark", label: "Dark", icon: Moon },
+// Words only: the rail is narrow, and three icons beside three words crowd it.
+const options: { theme: Theme; label: string }[] = [
+  { theme: "system", label: "System" },
+  { theme: "light", label: "Light" },
+  { theme: "dark", label: "Dark" },
 ];
 
 function paint(theme: Theme) {
@@ -43,7 +43,7 @@ export function ThemeChoice({ initial }: { initial: Theme }) {
       <legend className="mb-1 text-zinc-500 dark:text-zinc-400">Theme</legend>
       <div className="grid grid-cols-3 gap-0.5 rounded-md border border-zinc-200 bg-zinc-100 p-0.5 dark:border-zinc-700 dark:bg-zinc-950">
         {/* Each radio lies invisible over its own label, so a click anywhere on the label lands on the radio itself. */}
-        {options.map(({ theme, label, icon: Icon }) => (
+        {options.map(({ theme, label }) => (
           <label key={theme} className="relative">
             <input
               type="radio"
@@ -53,8 +53,7 @@ export function ThemeChoice({ initial }: { initial: Theme }) {
               onChange={() => choose(theme)}
               className="peer absolute inset-0 h-full w-full cursor-pointer appearance-none opacity-0"
             />
-            <span className="flex items-center justify-center gap-1 rounded px-1 py-1 text-zinc-600 peer-checked:bg-white peer-checked:font-medium peer-checked:text-zinc-900 peer-checked:shadow-sm peer-focus-visible:outline-2 peer-focus-visible:outline-accent peer-hover:text-zinc-900 dark:text-zinc-400 dark:peer-checked:bg-zinc-700 dark:peer-checked:text-zinc-50 dark:peer-hover:text-zinc-100">
-              <Icon aria-hidden className="h-3 w-3 shrink-0" />
+            <span className="block rounded px-1 py-1 text-center text-zinc-600 peer-checked:bg-white peer-checked:font-medium peer-checked:text-zinc-900 peer-checked:shadow-sm peer-focus-visible:outline-2 peer-focus-visible:outline-accent peer-hover:text-zinc-900 dark:text-zinc-400 dark:peer-checked:bg-zinc-700 dark:peer-checked:text-zinc-50 dark:peer-hover:text-zinc-100">
               {label}
             </span>
           </label>
