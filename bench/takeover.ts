@@ -30,11 +30,16 @@ const PERSON = "bench-takeover";
 
 type Stats = { quantile(values: number[], q: number): number; fmtMs(ms: number): string };
 
+// A nap repeats harmlessly: a safe call in flight at the kill runs again in the next process rather than waiting for a
+// person to say whether it ran (R-journal-replay), so every run ends and the next step is the taker's own.
 const TOOL = `"""The benchmark's tools."""
 
 import time
 
+from quiver import tool
 
+
+@tool(replay="safe")
 def nap(seconds: float) -> str:
     """Sleep, as a slow call does.
 
