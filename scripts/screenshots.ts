@@ -17,7 +17,8 @@ const VIEWPORT = { width: 1440, height: 900 };
 /** Tall enough for a long form, short of the API reference's whole length. */
 const MAX_HEIGHT = 3_000;
 
-type Shot = { name: string; path: string; ready?: (page: Page) => Promise<unknown> };
+/** `ready` waits for what the page loads late; `open` opens a dialog, for the shots of what floats over a page. */
+type Shot = { name: string; path: string; ready?: (page: Page) => Promise<unknown>; open?: string };
 
 /** Every settings page there is, read from the routes, so a new one is photographed without an edit here. */
 function settingsPages(): Shot[] {
@@ -28,17 +29,20 @@ function settingsPages(): Shot[] {
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-function pages(agentId: string, runId: string): Shot[] {
+function pages({ agentId, runId, waitingRunId }: Seeded): Shot[] {
   return [
     { name: "home", path: "/" },
     { name: "tools", path: "/tools" },
     { name: "tool-file", path: "/tools/notes.py", ready: (page) => page.locator(".monaco-editor .view-lines").first().waitFor({ timeout: 20_000 }) },
     { name: "agents", path: "/agents" },
     { name: "agent", path: `/agents/${agentId}` },
+    { name: "agent-add-source", path: `/agents/${agentId}`, open: "Add a source" },
     { name: "playground", path: `/agents/${agentId}/run?run=${runId}` },
     { name: "runs", path: "/runs" },
     { name: "run", path: `/runs/${runId}` },
+    { name: "run-waiting", path: `/runs/${waitingRunId}` },
     ...settingsPages(),
+    { name: "settings-secrets-new", path: "/settings/secrets", open: "New secret" },
     { name: "api-docs", path: "/api-docs" },
   ];
 }
@@ -60,6 +64,10 @@ async function trpc<T>(request: APIRequestContext, studio: Studio, procedure: st
 async function shoot(page: Page, shot: Shot, theme: string, written: string[]) {
   await page.goto(shot.path, { waitUntil: "load" });
   await shot.ready?.(page);
+  if (shot.open) {
+    await page.getByRole("button", { name: shot.open, exact: true }).click();
+    await page.getByRole("dialog").waitFor({ timeout: 10_000 });
+  }
   // Queries answer after the first paint; a moment lets their rows arrive (a live page never goes network-idle).
   await page.waitForTimeout(1_200);
   await fitToContent(page);
@@ -86,8 +94,21 @@ async function fitToContent(page: Page) {
   await page.waitForTimeout(300);
 }
 
-/** An agent with a tool it may use unasked, and one finished run of it in which it used that tool. */
-async function seed(request: APIRequestContext, studio: Studio, model: LoopbackModel): Promise<{ agentId: string; runId: string }> {
+type Seeded = { agentId: string; runId: string; waitingRunId: string };
+
+async function settled(request: APIRequestContext, studio: Studio, runId: string) {
+  for (let tries = 0; tries < 100; tries++) {
+    const { run } = await trpc<{ run: { status: string } }>(request, studio, "runs.get", { runId });
+    if (run.status !== "running" && run.status !== "queued") return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/**
+ * An agent with a tool it may use unasked and one finished run of it that used the tool; a second agent that asks
+ * first, its run waiting on the approval card.
+ */
+async function seed(request: APIRequestContext, studio: Studio, model: LoopbackModel): Promise<Seeded> {
   await trpc(request, studio, "secrets.create", { name: "OPENAI_API_KEY", value: "sk-screenshots-not-a-real-key", description: "The key the example agent would pay with." });
   const { id: agentId } = await trpc<{ id: string }>(request, studio, "agents.create", {
     declaration: {
@@ -100,12 +121,20 @@ async function seed(request: APIRequestContext, studio: Studio, model: LoopbackM
   });
   model.reply(call("write_file", { path: "groceries.txt", content: "Milk, eggs, bread." }), text("I wrote your groceries to groceries.txt."));
   const { runId } = await trpc<{ runId: string }>(request, studio, "runs.start", { agentId, message: "Note down my groceries: milk, eggs, bread." });
-  for (let tries = 0; tries < 100; tries++) {
-    const { run } = await trpc<{ run: { status: string } }>(request, studio, "runs.get", { runId });
-    if (run.status !== "running" && run.status !== "queued") break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return { agentId, runId };
+  await settled(request, studio, runId);
+  const careful = await trpc<{ id: string }>(request, studio, "agents.create", {
+    declaration: {
+      name: "Careful scribe",
+      description: "Writes files, asking first.",
+      instructions: "Write what you are asked to write.",
+      model: { provider: "openai-compatible", model: "scripted", base_url: model.url },
+      tools: [{ entry: "system:filesystem#write_file", settings: { root: "scribe" }, permissions: { write_file: "ASK" } }],
+    },
+  });
+  model.reply(call("write_file", { path: "plan.md", content: "1. Look. 2. Write." }));
+  const waiting = await trpc<{ runId: string }>(request, studio, "runs.start", { agentId: careful.id, message: "Write my plan to plan.md." });
+  await settled(request, studio, waiting.runId);
+  return { agentId, runId, waitingRunId: waiting.runId };
 }
 
 async function main() {
@@ -146,11 +175,11 @@ async function main() {
     await page.getByLabel("Password").fill(OWNER.password);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("navigation", { name: "Sections" }).waitFor();
-    const { agentId, runId } = await seed(context.request, studio, model);
+    const seeded = await seed(context.request, studio, model);
     // Signed in, the person's own choice decides, as the account menu sets it (R-theme-per-user).
     for (const theme of THEMES) {
       await trpc(context.request, studio, "account.setTheme", { theme });
-      for (const shot of pages(agentId, runId)) await shoot(page, shot, theme, written);
+      for (const shot of pages(seeded)) await shoot(page, shot, theme, written);
     }
     await trpc(context.request, studio, "account.setTheme", { theme: "system" });
   } finally {

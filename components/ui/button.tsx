@@ -6,11 +6,11 @@ type Variant = "primary" | "secondary" | "ghost" | "danger";
 type Size = "sm" | "md";
 
 const variants: Record<Variant, string> = {
-  primary: "bg-accent text-white hover:bg-indigo-500 disabled:bg-indigo-300",
+  primary: "bg-accent text-white hover:bg-indigo-500 disabled:bg-indigo-300 dark:disabled:bg-indigo-950 dark:disabled:text-indigo-300",
   secondary:
     "border border-zinc-300 bg-white text-zinc-900 hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800",
   ghost: "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800",
-  danger: "bg-red-600 text-white hover:bg-red-500 disabled:bg-red-300",
+  danger: "bg-red-600 text-white hover:bg-red-500 disabled:bg-red-300 dark:disabled:bg-red-950 dark:disabled:text-red-300",
 };
 const sizes: Record<Size, string> = { sm: "h-7 px-2 text-xs", md: "h-8 px-3 text-sm" };
 
