@@ -4,7 +4,8 @@ import { errorSentence } from "./errors";
 export function ErrorText({
   error,
   byCode,
-  className = "text-sm text-red-600",
+  // red-600 on the dark page is under 4.5:1; red-400 reads there.
+  className = "text-sm text-red-600 dark:text-red-400",
 }: {
   error: unknown;
   /** Sentences that replace the server's for a code, as errorSentence takes them. */
