@@ -16,6 +16,7 @@ import type { AppRouter } from "@/server/trpc/router";
 import type { DraftModel } from "./draft";
 import { DraftField } from "./draft-field";
 import { EditorSection } from "./editor-section";
+import { PROVIDER_LABELS } from "./labels";
 import { ModelOptions } from "./model-options";
 import { OwnModelSettings } from "./own-model-settings";
 import { selectClass } from "./styles";
@@ -80,7 +81,7 @@ export function ModelSection({
           label="Connection"
           problems={problems}
           extra={[...(list.error ? [errorSentence(list.error)] : []), ...(missing ? [`No connection is named ${missing} any more; pick another.`] : [])]}
-          hint={own && hasOwn ? "This agent carries its own provider, address and key, below." : picked ? `${picked.provider}${picked.baseUrl ? ` at ${picked.baseUrl}` : ""}` : undefined}
+          hint={own && hasOwn ? "This agent carries its own provider, address and key, below." : picked ? `${PROVIDER_LABELS[picked.provider]}${picked.baseUrl ? ` at ${picked.baseUrl}` : ""}` : undefined}
         >
           {(control) => (
             <select
@@ -133,10 +134,9 @@ export function ModelSection({
             ) : null}
           </p>
         ) : null}
-        <ModelOptions model={model} problems={problems} onChange={onChange} />
       </div>
       {own && hasOwn ? (
-        <section aria-labelledby="own-model-heading" className="mt-5 rounded-md border border-zinc-200 p-4 dark:border-zinc-800">
+        <section aria-labelledby="own-model-heading" className="mt-4 rounded-md border border-zinc-200 p-4 dark:border-zinc-800">
           <div className="mb-3 flex items-start justify-between gap-3">
             <div>
               <h3 id="own-model-heading" className="text-sm font-medium">
@@ -145,7 +145,7 @@ export function ModelSection({
               <p className="mt-0.5 text-xs text-zinc-500 dark:text-zinc-400">Written into this agent alone; a connection lets every agent share one, and a new key or address reaches them all.</p>
             </div>
             {admin && adoption ? (
-              <Button size="sm" onClick={() => setAdopting(true)} disabled={adoption.dirty} title={adoption.dirty ? "Save or undo your changes first" : undefined}>
+              <Button size="sm" className="shrink-0" onClick={() => setAdopting(true)} disabled={adoption.dirty} title={adoption.dirty ? "Save or undo your changes first" : undefined}>
                 Make this a connection
               </Button>
             ) : null}
@@ -154,6 +154,9 @@ export function ModelSection({
           <OwnModelSettings model={model} problems={problems} onChange={onChange} />
         </section>
       ) : null}
+      <div className="mt-4 grid grid-cols-2 gap-3">
+        <ModelOptions model={model} problems={problems} onChange={onChange} />
+      </div>
       {adoption ? (
         <AdoptDialog
           agent={adopting ? { agentId: adoption.agentId, agentName: adoption.agentName, provider: model.provider, baseUrl: model.base_url || null } : null}

@@ -11,7 +11,9 @@ import { suggestedName } from "./connection-form";
 
 export type AdoptedAgent = { agentId: string; agentName: string; provider: string; baseUrl: string | null };
 
-function AdoptForm({ agent, onClose, onAdopted }: { agent: AdoptedAgent; onClose: () => void; onAdopted?: () => void }) {
+export type Adopted = { connection: string; agents: string[] };
+
+function AdoptForm({ agent, onClose, onAdopted }: { agent: AdoptedAgent; onClose: () => void; onAdopted?: (made: Adopted) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [name, setName] = useState(() => suggestedName(agent.provider, agent.baseUrl));
@@ -23,13 +25,13 @@ function AdoptForm({ agent, onClose, onAdopted }: { agent: AdoptedAgent; onClose
     adopt.mutate(
       { agentId: agent.agentId, name: name.trim() },
       {
-        onSuccess: async () => {
+        onSuccess: async (made) => {
           await Promise.all([
             queryClient.invalidateQueries({ queryKey: trpc.models.list.queryKey() }),
             queryClient.invalidateQueries({ queryKey: trpc.models.inline.queryKey() }),
             queryClient.invalidateQueries({ queryKey: trpc.agents.list.queryKey() }),
           ]);
-          onAdopted?.();
+          onAdopted?.(made);
           onClose();
         },
       },
@@ -54,13 +56,13 @@ function AdoptForm({ agent, onClose, onAdopted }: { agent: AdoptedAgent; onClose
   );
 }
 
-export function AdoptDialog({ agent, onClose, onAdopted }: { agent: AdoptedAgent | null; onClose: () => void; onAdopted?: () => void }) {
+export function AdoptDialog({ agent, onClose, onAdopted }: { agent: AdoptedAgent | null; onClose: () => void; onAdopted?: (made: Adopted) => void }) {
   return (
     <Dialog
       open={agent !== null}
       onOpenChange={(next) => (next ? undefined : onClose())}
       title={agent ? `Make a connection from ${agent.agentName}` : "Make a connection"}
-      description="The agent's provider, address and key become a connection other agents can pick; the agent then uses it by name, and a new version of it is saved."
+      description="The agent's provider, address and key become a connection other agents can pick. It, and every agent with the same provider, address and key, then uses the connection by name, each saved as a new version."
     >
       {agent ? <AdoptForm key={agent.agentId} agent={agent} onClose={onClose} onAdopted={onAdopted} /> : null}
     </Dialog>

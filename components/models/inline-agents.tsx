@@ -9,19 +9,36 @@ import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
 import { Button } from "@/components/ui/button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { AdoptDialog, type AdoptedAgent } from "./adopt-dialog";
+import { AdoptDialog, type Adopted, type AdoptedAgent } from "./adopt-dialog";
 
 export function InlineAgents() {
   const trpc = useTRPC();
   const inline = useQuery(trpc.models.inline.queryOptions());
   const [adopting, setAdopting] = useState<AdoptedAgent | null>(null);
+  const [made, setMade] = useState<Adopted | null>(null);
   const rows = inline.data ?? [];
   if (inline.error) return <ErrorText error={inline.error} className="mt-8 max-w-xl text-sm text-red-600 dark:text-red-400" />;
-  if (rows.length === 0) return null;
+  const said = made ? (
+    <p role="status" className="mt-6 text-sm text-emerald-700 dark:text-emerald-400">
+      Made the connection {made.connection}
+      {made.agents.length > 0 ? `; ${made.agents.join(", ")} now ${made.agents.length === 1 ? "uses" : "use"} it` : ""}.
+    </p>
+  ) : null;
+  // The dialog stays mounted while the list empties under it, so its last step still runs.
+  const dialog = <AdoptDialog agent={adopting} onClose={() => setAdopting(null)} onAdopted={setMade} />;
+  if (rows.length === 0) {
+    return (
+      <>
+        {dialog}
+        {said}
+      </>
+    );
+  }
 
   return (
     <section aria-labelledby="inline-agents-heading" className="mt-10">
-      <AdoptDialog agent={adopting} onClose={() => setAdopting(null)} />
+      {dialog}
+      {said}
       <h2 id="inline-agents-heading" className="text-sm font-semibold">
         Agents with their own model settings
       </h2>

@@ -124,3 +124,25 @@ test("R-conn-test: an admin connects the loopback model, Test lists its models i
   await expect(page.getByRole("row", { name: new RegExp(CONNECTION) })).toContainText("Connected scribe");
   await builder.context().close();
 });
+
+test("R-conn-adopt: an agent's own model settings become a connection from the Models page, and the agent then uses it", async ({ page }) => {
+  // A server of its own, so only this agent has these settings.
+  const own = await startLoopbackModel();
+  try {
+    const created = await post(page, "agents.create", { declaration: { name: "Self-made", model: { provider: "openai-compatible", model: "loopback-small", base_url: own.url } } });
+    expect(created.ok, created.body).toBe(true);
+    await page.goto("/settings/models");
+    await page.getByRole("button", { name: "Make a connection from Self-made" }).click();
+    const dialog = page.getByRole("dialog", { name: "Make a connection from Self-made" });
+    await dialog.getByLabel("Connection name", { exact: true }).fill("adopted-e2e");
+    await dialog.getByRole("button", { name: "Make the connection" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("status").filter({ hasText: "Made the connection" })).toHaveText("Made the connection adopted-e2e; Self-made now uses it.");
+    const row = page.getByRole("row", { name: /adopted-e2e/ });
+    await expect(row).toContainText("Self-made");
+    await expect(row).toContainText("Default: loopback-small");
+    await expect(page.getByRole("button", { name: "Make a connection from Self-made" })).toHaveCount(0);
+  } finally {
+    await own.close();
+  }
+});
