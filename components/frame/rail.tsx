@@ -3,7 +3,7 @@
 // signed in. The server refuses what a role may not do; the rail only hides it.
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
-import { Bot, FileCode2, History, Home, KeyRound, KeySquare, LogOut, ScrollText, Server, Users, type LucideIcon } from "lucide-react";
+import { Bot, BrainCircuit, FileCode2, History, Home, KeyRound, KeySquare, LogOut, ScrollText, Server, Users, type LucideIcon } from "lucide-react";
 import { authClient } from "@/components/account/auth-client";
 import { ThemeChoice } from "@/components/theme/theme-choice";
 import type { Role } from "@/db/schema";
@@ -19,6 +19,7 @@ const sections: Section[] = [
   { href: "/runs", label: "Runs", icon: History, role: "builder" },
 ];
 const settings: Section[] = [
+  { href: "/settings/models", label: "Models", icon: BrainCircuit, role: "admin" },
   { href: "/settings/mcp", label: "MCP servers", icon: Server, role: "admin" },
   { href: "/settings/api-keys", label: "API keys", icon: KeySquare, role: "admin" },
   { href: "/settings/secrets", label: "Secrets", icon: KeyRound, role: "admin" },
