@@ -53,7 +53,7 @@ export function ThemeChoice({ initial }: { initial: Theme }) {
               onChange={() => choose(theme)}
               className="peer absolute inset-0 h-full w-full cursor-pointer appearance-none opacity-0"
             />
-            <span className="block rounded px-1 py-1 text-center text-zinc-600 peer-checked:bg-white peer-checked:font-medium peer-checked:text-zinc-900 peer-checked:shadow-sm peer-focus-visible:outline-2 peer-focus-visible:outline-accent peer-hover:text-zinc-900 dark:text-zinc-400 dark:peer-checked:bg-zinc-700 dark:peer-checked:text-zinc-50 dark:peer-hover:text-zinc-100">
+            <span className="block rounded px-1 py-1 text-center text-zinc-600 peer-checked:bg-white peer-checked:font-medium peer-checked:text-zinc-900 peer-checked:shadow-sm peer-focus-visible:outline-2 peer-focus-visible:outline-accent dark:peer-focus-visible:outline-indigo-400 peer-hover:text-zinc-900 dark:text-zinc-400 dark:peer-checked:bg-zinc-700 dark:peer-checked:text-zinc-50 dark:peer-hover:text-zinc-100">
               {label}
             </span>
           </label>
