@@ -139,6 +139,15 @@ test("R-conn-adopt: an agent's own model settings become a connection from the M
     await expect(row).toContainText("Self-made");
     await expect(row).toContainText("Default: loopback-small");
     await expect(page.getByRole("button", { name: "Make a connection from Self-made" })).toHaveCount(0);
+
+    // A connection an agent uses is not deleted from under it: the refusal stays in the dialog.
+    await row.getByRole("button", { name: "Delete adopted-e2e" }).click();
+    const confirm = page.getByRole("dialog", { name: "Delete adopted-e2e?" });
+    await expect(confirm).toContainText("Self-made");
+    await confirm.getByRole("button", { name: "Delete adopted-e2e" }).click();
+    await expect(confirm.getByRole("alert")).toHaveText("adopted-e2e is used by the agent “Self-made”; move it to another connection first, then delete it.");
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await expect(row).toBeVisible();
   } finally {
     await own.close();
   }
