@@ -36,7 +36,8 @@ export function TemplateGallery({ open, onOpenChange }: { open: boolean; onOpenC
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const gallery = useQuery({ ...trpc.start.templates.queryOptions(), enabled: open });
+  // Read again each time it opens: a tool file added or removed since changes what a card says.
+  const gallery = useQuery({ ...trpc.start.templates.queryOptions(), enabled: open, staleTime: 0 });
   const create = useMutation(trpc.start.createAgent.mutationOptions());
 
   function pick(template: string | null) {

@@ -7,20 +7,25 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { startLoopbackModel, text, type LoopbackModel } from "../support/loopback-model";
+import { signIn } from "./support/accounts";
 import { startStudio, type Studio } from "./support/studio-process";
 
 test.use({ storageState: { cookies: [], origins: [] } });
+// The second test signs in as the owner the first one made.
+test.describe.configure({ mode: "serial" });
 
 let model: LoopbackModel;
 let studio: Studio;
 let scratch: string;
+let tree: string;
+const owner = { email: "ada@quiver.test", password: "a long enough password" };
 
 test.beforeAll(async () => {
   model = await startLoopbackModel();
   // Test's one-token answer and anything unscripted get a plain reply.
   model.fallback = text("ok");
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-first-hour-"));
-  const tree = path.join(scratch, "checkout", "tools");
+  tree = path.join(scratch, "checkout", "tools");
   fs.cpSync("tools", tree, { recursive: true, filter: (src) => !src.includes("__pycache__") });
   // No owner from the environment: the first visitor makes it, as on a new machine.
   studio = await startStudio({ QUIVER_DATA_DIR: path.join(scratch, "data"), QUIVER_TOOLS_DIR: tree, DATABASE_URL: "" });
@@ -52,8 +57,8 @@ test("a new studio walks its checklist: a tested connection, an agent from a tem
   await page.goto(`${studio.url}/`);
   await expect(page).toHaveURL(/\/setup$/);
   await page.getByLabel("Your name").fill("Ada");
-  await page.getByLabel("Email").fill("ada@quiver.test");
-  await page.getByLabel("Password").fill("a long enough password");
+  await page.getByLabel("Email").fill(owner.email);
+  await page.getByLabel("Password").fill(owner.password);
   await page.getByRole("button", { name: "Create the owner account" }).click();
   await expect(page.getByRole("navigation", { name: "Sections" })).toBeVisible();
 
@@ -116,4 +121,31 @@ test("a new studio walks its checklist: a tested connection, an agent from a tem
     "Invite your team: To do",
     "Write your first tool: To do",
   ]);
+});
+
+test("R-template-gallery: the gallery works by keyboard, and a template whose tool the tree lacks still makes its agent, which says what is missing", async ({ page }) => {
+  await signIn(page, owner, studio.url);
+  await page.goto(`${studio.url}/agents`);
+  const newAgent = page.getByRole("button", { name: "New agent" });
+  await newAgent.focus();
+  await page.keyboard.press("Enter");
+  const gallery = page.getByRole("dialog", { name: "New agent" });
+  await expect(gallery.getByRole("button", { name: "Blank agent" })).toBeFocused();
+  await expect(gallery.getByRole("button", { name: "Data analyst" })).toBeVisible();
+  await page.keyboard.press("Tab");
+  await expect(gallery.getByRole("button", { name: "Data analyst" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(gallery).toBeHidden();
+  await expect(newAgent).toBeFocused();
+
+  // The support helper's tool file leaves the tree (R-template-missing).
+  fs.rmSync(path.join(tree, "tickets.py"));
+  await page.keyboard.press("Enter");
+  const card = gallery.getByRole("button", { name: "Support helper" });
+  await expect(card).toContainText("There is no file tools/tickets.py in the tree");
+  await card.focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/agents\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole("textbox", { name: "Name" })).toHaveValue("Support helper");
+  await expect(page.getByRole("region", { name: /things? to fix/ })).toContainText("There is no file tools/tickets.py in the tree");
 });
