@@ -152,3 +152,40 @@ test("R-conn-adopt: an agent's own model settings become a connection from the M
     await own.close();
   }
 });
+
+test("R-conn-offered: a builder picks from what the provider lists, and types an id with a warning when the list cannot be read", async ({ page, browser }) => {
+  for (const [name, baseUrl] of [["loopback-all", model.url], ["nowhere-e2e", UNREACHABLE]] as const) {
+    const made = await post(page, "models.create", { name, provider: "openai-compatible", baseUrl, apiKey: `\${${KEY.name}}`, models: null });
+    expect(made.ok, made.body).toBe(true);
+  }
+  const builder = await builderPage(browser, page);
+  const created = await post(builder, "agents.create", { declaration: { name: "Listed scribe", model: { connection: "loopback-all", model: LISTED[1] } } });
+  expect(created.ok, created.body).toBe(true);
+  const agentId = (JSON.parse(created.body) as { result: { data: { id: string } } }).result.data.id;
+  await builder.goto(`/agents/${agentId}`);
+  const section = builder.getByRole("region", { name: "Model", exact: true });
+  // An agent made on a connection has no own settings to go back to.
+  await expect(section.getByLabel("Connection", { exact: true }).getByRole("option", { name: "Own settings (advanced)" })).toHaveCount(0);
+
+  // The provider's list, read when the picker is first focused; typing narrows it.
+  const picker = section.getByRole("combobox", { name: "Model", exact: true });
+  await picker.fill("large");
+  const options = builder.getByRole("listbox", { name: "Models on offer" }).getByRole("option");
+  await expect(options).toHaveText([LISTED[0]]);
+  await picker.press("ArrowDown");
+  await picker.press("Enter");
+  await expect(picker).toHaveValue(LISTED[0]);
+
+  // Nothing answers at the other connection's address: the id is typed, and the warning says why.
+  await section.getByLabel("Connection", { exact: true }).selectOption("nowhere-e2e");
+  await expect(picker).toHaveValue("");
+  await picker.focus();
+  await expect(section.getByRole("status").filter({ hasText: "could not be reached" })).toContainText("Type the model's id instead.");
+  await picker.fill("typed-model");
+  await builder.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(builder.getByText("Unsaved changes")).toBeHidden();
+  const saved = await builder.request.get(`/api/trpc/agents.get?input=${encodeURIComponent(JSON.stringify({ id: agentId }))}`);
+  const declaration = ((await saved.json()) as { result: { data: { declaration: { model: unknown } } } }).result.data.declaration;
+  expect(declaration.model).toEqual({ connection: "nowhere-e2e", model: "typed-model" });
+  await builder.context().close();
+});
