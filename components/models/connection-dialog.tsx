@@ -89,6 +89,7 @@ function ConnectionFormBody({ row, onClose }: { row: Connection | null; onClose:
         field="Key"
         value={form.apiKey}
         onChange={(apiKey) => change({ apiKey })}
+        required={form.provider !== "openai-compatible"}
         error={at("apiKey")}
         help={form.provider === "openai-compatible" ? "A local server usually needs no key." : "The secret that holds the provider's API key; its value never reaches this page."}
       />
