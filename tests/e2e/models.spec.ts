@@ -189,3 +189,25 @@ test("R-conn-offered: a builder picks from what the provider lists, and types an
   expect(declaration.model).toEqual({ connection: "nowhere-e2e", model: "typed-model" });
   await builder.context().close();
 });
+
+test("R-conn-adopt: an admin makes a connection from an agent's own settings on the agent's page, which then picks it", async ({ page }) => {
+  const own = await startLoopbackModel();
+  try {
+    const created = await post(page, "agents.create", { declaration: { name: "Page-made", model: { provider: "openai-compatible", model: "loopback-large", base_url: own.url } } });
+    expect(created.ok, created.body).toBe(true);
+    const agentId = (JSON.parse(created.body) as { result: { data: { id: string } } }).result.data.id;
+    await page.goto(`/agents/${agentId}`);
+    const section = page.getByRole("region", { name: "Model", exact: true });
+    await section.getByRole("button", { name: "Make this a connection" }).click();
+    const dialog = page.getByRole("dialog", { name: "Make a connection from Page-made" });
+    await dialog.getByLabel("Connection name", { exact: true }).fill("page-made-e2e");
+    await dialog.getByRole("button", { name: "Make the connection" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(section.getByLabel("Connection", { exact: true })).toHaveValue("page-made-e2e");
+    await expect(section.getByRole("combobox", { name: "Model", exact: true })).toHaveValue("loopback-large");
+    await expect(section.getByRole("heading", { name: "Own settings (advanced)" })).toHaveCount(0);
+    await expect(page.getByText("Unsaved changes")).toHaveCount(0);
+  } finally {
+    await own.close();
+  }
+});
