@@ -7,6 +7,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { ErrorText } from "@/components/trpc/error-text";
 import { useTRPC } from "@/components/trpc/provider";
+import { useReturnFocus } from "@/components/ui/dialog";
 import { SearchBox } from "@/components/ui/search-box";
 import type { Capability } from "@/server/operations/capabilities";
 import type { Source } from "@/server/catalog/sources";
@@ -31,6 +32,7 @@ export function SourcePalette({
   onAdd: (source: Source, operations: string[] | null) => void;
 }) {
   const trpc = useTRPC();
+  const returnFocus = useReturnFocus(open);
   const [query, setQuery] = useState("");
   const settled = useDebounced(query.trim(), 150);
   const search = useQuery(trpc.agents.search.queryOptions({ query: settled }, { enabled: settled !== "", placeholderData: keepPreviousData }));
@@ -60,7 +62,7 @@ export function SourcePalette({
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="fixed inset-0 z-40 bg-black/30" />
-        <RadixDialog.Content className="fixed left-1/2 top-[10vh] z-50 flex max-h-[80vh] w-[40rem] max-w-[calc(100vw-2rem)] -translate-x-1/2 flex-col rounded-lg border border-zinc-200 bg-white shadow-xl dark:border-zinc-800 dark:bg-zinc-900">
+        <RadixDialog.Content {...returnFocus} className="fixed left-1/2 top-[10vh] z-50 flex max-h-[80vh] w-[40rem] max-w-[calc(100vw-2rem)] -translate-x-1/2 flex-col rounded-lg border border-zinc-200 bg-white shadow-xl dark:border-zinc-800 dark:bg-zinc-900">
           <div className="border-b border-zinc-200 px-4 pb-3 pt-4 dark:border-zinc-800">
             <RadixDialog.Title className="text-base font-semibold">Add a source</RadixDialog.Title>
             <RadixDialog.Description className="mt-0.5 text-xs text-zinc-500 dark:text-zinc-400">
