@@ -67,7 +67,7 @@ export function Rail({ user, theme }: { user: { name: string; email: string; rol
       <div className="mt-auto flex flex-col gap-1">
         {mine.length > 0 ? (
           <>
-            <p className="px-2 pt-4 text-xs font-medium uppercase tracking-wide text-zinc-500">Settings</p>
+            <p className="px-2 pt-4 text-xs font-medium uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Settings</p>
             {mine.map((section) => (
               <RailLink key={section.href} section={section} current={isCurrent(section.href)} />
             ))}
@@ -77,7 +77,7 @@ export function Rail({ user, theme }: { user: { name: string; email: string; rol
           <p className="truncate font-medium text-zinc-800 dark:text-zinc-200" title={user.email}>
             {user.name}
           </p>
-          <p className="truncate text-zinc-500">
+          <p className="truncate text-zinc-500 dark:text-zinc-400">
             {user.email} · {roleNames[user.role]}
           </p>
           <ThemeChoice initial={theme} />
