@@ -33,7 +33,7 @@ export function EditorTabs({
             {tab.dirty ? (
               <span className="ml-1.5 text-accent dark:text-indigo-400">
                 <span aria-hidden>●</span>
-                <span className="sr-only">, unsaved</span>
+                <span className="sr-only">, modified</span>
               </span>
             ) : null}
           </button>
