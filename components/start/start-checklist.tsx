@@ -33,16 +33,14 @@ export function StartChecklist({ checklist }: { checklist: Checklist }) {
               <span className={`shrink-0 text-xs font-medium ${step.done ? "text-emerald-700 dark:text-emerald-400" : "text-zinc-500 dark:text-zinc-400"}`}>
                 {step.done ? "Done" : "To do"}
               </span>
-              {step.done ? null : (
-                <Link
-                  href={step.href}
-                  aria-describedby={`step-${step.id}`}
-                  className="flex shrink-0 items-center gap-1 rounded text-sm text-accent outline-none hover:underline dark:text-indigo-400 focus-visible:ring-2 focus-visible:ring-accent"
-                >
-                  {step.action}
-                  <ArrowRight aria-hidden className="h-3.5 w-3.5" />
-                </Link>
-              )}
+              <Link
+                href={step.href}
+                aria-describedby={`step-${step.id}`}
+                className={`flex shrink-0 items-center gap-1 rounded text-sm outline-none hover:underline focus-visible:ring-2 focus-visible:ring-accent ${step.done ? "text-zinc-600 dark:text-zinc-400" : "text-accent"}`}
+              >
+                {step.action}
+                <ArrowRight aria-hidden className="h-3.5 w-3.5" />
+              </Link>
             </li>
           ))}
         </ol>
