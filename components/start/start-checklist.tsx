@@ -36,7 +36,7 @@ export function StartChecklist({ checklist }: { checklist: Checklist }) {
               <Link
                 href={step.href}
                 aria-describedby={`step-${step.id}`}
-                className={`flex shrink-0 items-center gap-1 rounded text-sm outline-none hover:underline focus-visible:ring-2 focus-visible:ring-accent ${step.done ? "text-zinc-600 dark:text-zinc-400" : "text-accent"}`}
+                className={`flex shrink-0 items-center gap-1 rounded text-sm outline-none hover:underline focus-visible:ring-2 focus-visible:ring-accent ${step.done ? "text-zinc-600 dark:text-zinc-400" : "text-accent dark:text-indigo-400"}`}
               >
                 {step.action}
                 <ArrowRight aria-hidden className="h-3.5 w-3.5" />
