@@ -1,6 +1,7 @@
 "use client";
-// The History tab: a file's published versions, and two of them (by default the latest and the file on disk)
-// compared: what the model sees differently, in words, and the code, in Monaco's read-only diff editor.
+// The History tab: a file's published versions (from the database, the same on every studio process), and two of
+// them (by default the latest and the file on disk) compared: what the model sees differently, in words, and the
+// code, in Monaco's read-only diff editor.
 import { DiffEditor } from "@monaco-editor/react";
 import { skipToken, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
@@ -25,12 +26,12 @@ const DIFF_OPTIONS = {
   fontSize: 12,
 };
 
-type Version = { commit: string; message: string; at: string };
+type Version = { number: number; commit: string; message: string; at: string };
 
 function label(version: string, versions: Version[]): string {
   if (version === WORKING) return "the file on disk now";
   const found = versions.find((v) => v.commit === version);
-  return found ? `${version.slice(0, 7)} (${found.message.split("\n")[0]})` : version.slice(0, 7);
+  return found ? `version ${found.number} (${found.message.split("\n")[0]})` : version.slice(0, 7);
 }
 
 export function HistoryPanel({ path }: { path: string }) {
@@ -50,7 +51,7 @@ export function HistoryPanel({ path }: { path: string }) {
   });
 
   if (versions.error) return <ErrorText error={versions.error} className="p-4 text-sm text-red-600" />;
-  if (versions.isPending) return <p className="p-4 text-sm text-zinc-500">Reading the history…</p>;
+  if (versions.isPending) return <p className="p-4 text-sm text-zinc-500 dark:text-zinc-400">Reading the history…</p>;
   if (list.length === 0 || !from) {
     return (
       <div className="flex flex-col items-start gap-3 p-4 text-sm text-zinc-600 dark:text-zinc-400">
@@ -64,7 +65,7 @@ export function HistoryPanel({ path }: { path: string }) {
   }
 
   const pick = (side: "from" | "to", version: string) => setPicked({ path, from, to, [side]: version });
-  const rows = [{ commit: WORKING, message: "File on disk now", at: null as string | null }, ...list];
+  const rows = [{ number: null as number | null, commit: WORKING, message: "File on disk now", at: null as string | null }, ...list];
   const data = compare.data;
 
   return (
@@ -92,11 +93,11 @@ export function HistoryPanel({ path }: { path: string }) {
                 <TableCell>
                   <span className="block text-sm">{row.message.split("\n")[0]}</span>
                   {row.at ? (
-                    <span className="text-zinc-500">
-                      <span className="font-mono">{short}</span> · <Time at={row.at} />
+                    <span className="text-zinc-500 dark:text-zinc-400">
+                      version {row.number} · <span className="font-mono">{short}</span> · <Time at={row.at} />
                     </span>
                   ) : (
-                    <span className="text-zinc-500">what is saved now; unsaved edits are not included</span>
+                    <span className="text-zinc-500 dark:text-zinc-400">what is saved now; unsaved edits are not included</span>
                   )}
                 </TableCell>
               </TableRow>
@@ -110,13 +111,13 @@ export function HistoryPanel({ path }: { path: string }) {
           From {label(from, list)} to {label(to, list)}
         </h3>
         {from === to ? (
-          <p className="text-sm text-zinc-500">Pick two different versions to compare them.</p>
+          <p className="text-sm text-zinc-500 dark:text-zinc-400">Pick two different versions to compare them.</p>
         ) : compare.error ? (
           <ErrorText error={compare.error} />
         ) : !data ? (
-          <p className="text-sm text-zinc-500">Comparing…</p>
+          <p className="text-sm text-zinc-500 dark:text-zinc-400">Comparing…</p>
         ) : data.schemaDiff.length === 0 ? (
-          <p className="text-sm text-zinc-500">The model sees these two versions alike: names, descriptions and parameters are the same.</p>
+          <p className="text-sm text-zinc-500 dark:text-zinc-400">The model sees these two versions alike: names, descriptions and parameters are the same.</p>
         ) : (
           <ul className="flex list-disc flex-col gap-0.5 pl-5 text-sm">
             {data.schemaDiff.map((change, index) => (
@@ -130,7 +131,7 @@ export function HistoryPanel({ path }: { path: string }) {
         <section aria-label="Code changes" className="flex flex-col gap-1">
           <h3 className="text-sm font-semibold">Code</h3>
           {data.before.source === data.after.source ? (
-            <p className="text-sm text-zinc-500">The code is the same in both.</p>
+            <p className="text-sm text-zinc-500 dark:text-zinc-400">The code is the same in both.</p>
           ) : monaco ? (
             <div className="h-[28rem] rounded-md border border-zinc-200 dark:border-zinc-800" data-testid="history-diff">
               <DiffEditor
@@ -147,7 +148,7 @@ export function HistoryPanel({ path }: { path: string }) {
               />
             </div>
           ) : (
-            <p className="text-sm text-zinc-500">Loading the code editor…</p>
+            <p className="text-sm text-zinc-500 dark:text-zinc-400">Loading the code editor…</p>
           )}
         </section>
       ) : null}
