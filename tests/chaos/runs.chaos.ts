@@ -11,7 +11,6 @@ import type { AddressInfo } from "node:net";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/db/client";
@@ -27,12 +26,13 @@ import { workspaceDir } from "@/server/system/filesystem/workspace";
 import { routeFiles } from "@/tests/integration/api/runs-studio";
 import { serveOverHttp } from "@/tests/integration/http/studio";
 import { startLoopbackModel, type LoopbackModel } from "@/tests/support/loopback-model";
+import { ownDatabase } from "@/tests/support/own-database";
 import { describeRun, type Kill } from "./diagnose";
 import { countBy, linesOf, PAYMENTS, LEDGER, VAULT, schedule, script, seeded, sleep, type Planned } from "./plan";
 import { studioProcess, type StudioProcess } from "@/tests/support/studio-process";
 
 const serverUrl = parseEnv({ DATABASE_URL: process.env.QUIVER_TEST_DATABASE_URL }).databaseUrl;
-const DB_NAME = "quiver_chaos";
+const own = serverUrl ? ownDatabase(serverUrl, "quiver_chaos") : null;
 const KEY = "c".repeat(64);
 const RUNS = 30;
 const CALLS = 5;
@@ -44,16 +44,6 @@ const START_EVERY_MS = 3_300;
 /** Runs starting after this have quick calls: the kills still find them moving, and they end soon after. */
 const QUICK_AFTER_MS = 85_000;
 const SETTLE_MS = 60_000;
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 describe.skipIf(!serverUrl)("durable runs under SIGKILL, on PostgreSQL", () => {
   const ANN = { id: "user-chaos", name: "Ann" };
@@ -80,11 +70,8 @@ describe.skipIf(!serverUrl)("durable runs under SIGKILL, on PostgreSQL", () => {
   };
 
   beforeAll(async () => {
-    const url = new URL(serverUrl!);
-    url.pathname = `/${DB_NAME}`;
-    chaosUrl = url.toString();
-    await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
-    await admin(`CREATE DATABASE ${DB_NAME}`);
+    chaosUrl = own!.url;
+    await own!.create();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-chaos-"));
     tree = path.join(dir, "tools");
     // Inside the tree: the only folder a tool host's sandbox lets a tool write to besides its work folder.
@@ -126,7 +113,7 @@ describe.skipIf(!serverUrl)("durable runs under SIGKILL, on PostgreSQL", () => {
     await closeDatabase();
     await model?.close();
     await closeAll();
-    if (serverUrl) await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+    await own?.drop();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 

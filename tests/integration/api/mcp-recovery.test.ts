@@ -7,24 +7,7 @@ import type { CallToolResult, ElicitRequestFormParams, ElicitResult } from "@mod
 import { call as modelCall, text } from "@/tests/support/loopback-model";
 import { call, type RunView } from "./runs-studio";
 import { mcpStudio, type McpStudio } from "./mcp-studio";
-
-const LEDGER = `"""A ledger that takes its time."""
-
-import time
-
-from quiver import tool
-
-
-@tool(timeout=1)
-def post(seconds: float) -> str:
-    """Post an entry.
-
-    Args:
-        seconds: How long it takes.
-    """
-    time.sleep(seconds)
-    return "posted"
-`;
+import { SLOW_LEDGER as LEDGER } from "@/tests/support/slow-ledger";
 
 let s: McpStudio;
 let agent: string;

@@ -4,24 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call as modelCall, text } from "@/tests/support/loopback-model";
 import { apiStudio, bearer, call, readEvents, type ApiStudio, type RunStarted, type RunView, type SseEvent } from "./runs-studio";
-
-const LEDGER = `"""A ledger that takes its time."""
-
-import time
-
-from quiver import tool
-
-
-@tool(timeout=1)
-def post(seconds: float) -> str:
-    """Post an entry.
-
-    Args:
-        seconds: How long it takes.
-    """
-    time.sleep(seconds)
-    return "posted"
-`;
+import { SLOW_LEDGER as LEDGER } from "@/tests/support/slow-ledger";
 
 let s: ApiStudio;
 let key: string;

@@ -5,24 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, text, type RecordedRequest, type Reply } from "@/tests/support/loopback-model";
 import { ANN, dataOf, settled, studio, waitForEvent, type Studio } from "./setup";
-
-const LEDGER = `"""A ledger that takes its time."""
-
-import time
-
-from quiver import tool
-
-
-@tool(timeout=1)
-def post(seconds: float) -> str:
-    """Post an entry.
-
-    Args:
-        seconds: How long it takes.
-    """
-    time.sleep(seconds)
-    return "posted"
-`;
+import { SLOW_LEDGER as LEDGER } from "@/tests/support/slow-ledger";
 
 const BOB = { id: "user-bob", name: "Bob" };
 let s: Studio;

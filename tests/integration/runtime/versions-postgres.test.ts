@@ -8,7 +8,6 @@ import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/db/client";
 import { runs, user } from "@/db/schema";
@@ -19,21 +18,12 @@ import { Runtime } from "@/server/runtime";
 import { workspaceDir } from "@/server/system/filesystem/workspace";
 import { publish } from "@/server/tree/publish";
 import { call, startLoopbackModel, text, toolMessages, type LoopbackModel } from "@/tests/support/loopback-model";
+import { ownDatabase } from "@/tests/support/own-database";
 import { waitForEvent } from "./setup";
 
 const serverUrl = parseEnv({ DATABASE_URL: process.env.QUIVER_TEST_DATABASE_URL }).databaseUrl;
 /** A name of this run's own, so two runs of the suite on one server do not meet. */
-const DB_NAME = `quiver_versions_${process.pid}_${randomUUID().slice(0, 8)}`;
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+const own = serverUrl ? ownDatabase(serverUrl, `quiver_versions_${process.pid}_${randomUUID().slice(0, 8)}`) : null;
 
 const which = (word: string) => `"""Which version of the tree this is."""
 
@@ -65,16 +55,14 @@ describe.skipIf(!serverUrl)("published versions between two processes on Postgre
 
   beforeAll(async () => {
     process.env.QUIVER_SECRET_KEY ??= "6b".repeat(32);
-    const url = new URL(serverUrl!);
-    url.pathname = `/${DB_NAME}`;
-    await admin(`CREATE DATABASE ${DB_NAME}`);
+    await own!.create();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-versions-pg-"));
     tree = path.join(dir, "checkout", "tools");
     fs.mkdirSync(tree, { recursive: true });
     fs.mkdirSync(path.join(dir, "publisher"));
     fs.writeFileSync(path.join(tree, "version.py"), which("one"));
     model = await startLoopbackModel();
-    database = await openDatabase({ databaseUrl: url.toString(), dataDir: dir });
+    database = await openDatabase({ databaseUrl: own!.url, dataDir: dir });
     await database.db.insert(user).values({ id: ann.id, email: `${ann.id}@quiver.test`, name: ann.name, role: "builder" });
     const declaration = { name: "versions", model: { provider: "openai-compatible", model: "loopback", base_url: model.url }, tools: [{ entry: "tools/version.py", permissions: { version__which: "ASK" as const } }] };
     agentId = (await createAgent(database.db, ann.id, declaration, { tree, workspace: workspaceDir(dir) })).id;
@@ -85,7 +73,7 @@ describe.skipIf(!serverUrl)("published versions between two processes on Postgre
     await database?.close();
     await model?.close();
     await closeAll();
-    if (serverUrl) await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+    await own?.drop();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
