@@ -72,7 +72,7 @@ export function openModel(spec: ModelSpec, apiKey: string | null): LanguageModel
   }
 }
 
-function said(error: APICallError): string {
+function said(error: APICallError, key: string | null): string {
   let body = "";
   try {
     const parsed = JSON.parse(error.responseBody ?? "") as { error?: { message?: string } | string; message?: string };
@@ -80,6 +80,8 @@ function said(error: APICallError): string {
   } catch {
     body = error.responseBody ?? "";
   }
+  // A server may echo the key it refused; the sentence goes to the run's events and the browser (R-conn-key-masked).
+  if (key && key.length >= 4) body = body.split(key).join("[the key]");
   body = body.replace(/\s+/g, " ").trim().slice(0, 200);
   return body ? `: ${body.replace(/\.$/, "")}` : "";
 }
@@ -90,7 +92,7 @@ export function isRetryable(error: unknown): boolean {
 }
 
 /** Why the model call failed, in one sentence that says what to do. */
-export function modelFailure(error: unknown, spec: ModelSpec): string {
+export function modelFailure(error: unknown, spec: ModelSpec, key: string | null = null): string {
   const who = PROVIDER_NAMES[spec.provider];
   if (error instanceof ModelProblem) return error.message;
   if (APICallError.isInstance(error)) {
@@ -101,11 +103,11 @@ export function modelFailure(error: unknown, spec: ModelSpec): string {
       return `${who}${where} could not be reached (${cause}); check its address and that it is running, then send the message again.`;
     }
     if (status === 401 || status === 403) {
-      return `${who} refused the API key (HTTP ${status}${said(error)}); check the secret ${spec.api_key ?? "(none picked)"} in ${whereSet(spec)}.`;
+      return `${who} refused the API key (HTTP ${status}${said(error, key)}); check the secret ${spec.api_key ?? "(none picked)"} in ${whereSet(spec)}.`;
     }
-    if (status === 429) return `${who} is rate-limiting this key (HTTP 429${said(error)}); wait a moment and send the message again, or use a key with a higher limit.`;
-    if (status === 404) return `${who} does not know the model ${spec.model} (HTTP 404${said(error)}); check the model's name in ${spec.connection ? "the agent's Model section, or the connection's models in Settings → Models" : "the agent's Model section"}.`;
-    return `${who} answered HTTP ${status}${said(error)}; try again, and check the model's settings if it keeps happening.`;
+    if (status === 429) return `${who} is rate-limiting this key (HTTP 429${said(error, key)}); wait a moment and send the message again, or use a key with a higher limit.`;
+    if (status === 404) return `${who} does not know the model ${spec.model} (HTTP 404${said(error, key)}); check the model's name in ${spec.connection ? "the agent's Model section, or the connection's models in Settings → Models" : "the agent's Model section"}.`;
+    return `${who} answered HTTP ${status}${said(error, key)}; try again, and check the model's settings if it keeps happening.`;
   }
   const message = error instanceof Error ? error.message : String(error);
   return `The model call failed: ${message.replace(/\s+/g, " ").slice(0, 300)}.`;

@@ -59,7 +59,7 @@ async function readStream(run: Run, stream: ReadableStream<LanguageModelV4Stream
 }
 
 /** One model request, retried after a rate limit or an unreachable provider as the runtime's settings say. */
-async function ask(run: Run, model: LanguageModelV4, spec: ModelSpec): Promise<Reply> {
+async function ask(run: Run, model: LanguageModelV4, spec: ModelSpec, key: string | null): Promise<Reply> {
   attachPlan(run);
   const prompt = toPrompt(run);
   const offer = await offerThisTurn(run);
@@ -82,7 +82,7 @@ async function ask(run: Run, model: LanguageModelV4, spec: ModelSpec): Promise<R
     } catch (err) {
       const stop = stopOf(run, got.text);
       if (stop) throw stop;
-      if (!isRetryable(err) || retry >= modelRetries) throw new ModelProblem(modelFailure(err, spec));
+      if (!isRetryable(err) || retry >= modelRetries) throw new ModelProblem(modelFailure(err, spec, key));
       await new Promise((r) => setTimeout(r, modelRetryMs * 2 ** retry));
     }
   }
@@ -99,7 +99,7 @@ export async function drive(run: Run): Promise<void> {
   try {
     if (run.status !== "running" && !run.waiting && !run.cancelled) await run.setStatus("running");
     if (run.clientCall) return await driveClientCall(run);
-    const { spec, model } = await openRunModel(run);
+    const { spec, model, key } = await openRunModel(run);
     let steps = 0;
     if (run.pendingTurn) {
       const results = await runTurn(run, run.pendingTurn);
@@ -114,7 +114,7 @@ export async function drive(run: Run): Promise<void> {
       const stepStarted = performance.now();
       // Each model turn is a step of the run's journal (R-journal-key); one in flight at a takeover is asked again.
       await startModelTurn(run);
-      const reply = await ask(run, model, spec);
+      const reply = await ask(run, model, spec, key);
       endModelTurn(run, reply.calls.length);
       check(run, reply.text);
       run.tokens.input += reply.usage.input;

@@ -7,11 +7,12 @@ import { modelKey, openModel, type ModelSpec } from "@/server/models/open";
 import { resolveModel } from "@/server/models/resolve";
 import type { Run } from "./run";
 
-export async function openRunModel(run: Run): Promise<{ spec: ModelSpec; model: LanguageModelV4 }> {
+/** `key` is kept only to strip it from a provider's error text (R-conn-key-masked). */
+export async function openRunModel(run: Run): Promise<{ spec: ModelSpec; model: LanguageModelV4; key: string | null }> {
   const spec = await resolveModel(run.deps.db, run.declaration.model);
   run.model = spec;
   const key = await modelKey(spec, run.secrets);
-  return { spec, model: openModel(spec, key) };
+  return { spec, model: openModel(spec, key), key };
 }
 
 /** The provider the run's requests are shaped for: its resolved model's, or the declaration's own before that. */
