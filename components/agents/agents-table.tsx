@@ -42,7 +42,7 @@ export function AgentsTable() {
   const shown = useMemo(() => {
     const needle = query.trim().toLowerCase();
     if (!needle) return rows;
-    return rows.filter((a) => [a.name, a.description, a.model.model, a.uses].some((text) => text.toLowerCase().includes(needle)));
+    return rows.filter((a) => [a.name, a.description, a.model.model, a.model.connection ?? "", a.uses].some((text) => text.toLowerCase().includes(needle)));
   }, [rows, query]);
 
   const error = errorSentence(duplicate.error);
@@ -129,7 +129,10 @@ export function AgentsTable() {
                   </TableCell>
                   <TableCell>
                     <span className="block font-mono text-xs">{agent.model.model}</span>
-                    <span className="block text-xs text-zinc-500 dark:text-zinc-400">{PROVIDER_LABELS[agent.model.provider as keyof typeof PROVIDER_LABELS] ?? agent.model.provider}</span>
+                    <span className="block text-xs text-zinc-500 dark:text-zinc-400">
+                      {agent.model.connection ? `${agent.model.connection} · ` : ""}
+                      {PROVIDER_LABELS[agent.model.provider as keyof typeof PROVIDER_LABELS] ?? agent.model.provider}
+                    </span>
                   </TableCell>
                   <TableCell className="max-w-md text-zinc-700 dark:text-zinc-300">
                     <span className={agent.entries.length === 0 ? "text-zinc-500 dark:text-zinc-400" : ""}>{agent.uses}</span>
