@@ -13,8 +13,8 @@ import { adminProcedure, builderProcedure, router } from "../init";
 import { text } from "../text";
 
 // Shape only; the store's checks give the sentences, so a form shows the same words either way.
-const name = text().trim().min(1, "give the connection a name, like local-ollama").max(64);
-const provider = z.enum(PROVIDERS, { error: "pick the provider: openai, anthropic or openai-compatible" });
+const name = text().trim().min(1).max(64);
+const provider = z.enum(PROVIDERS, { error: "provider must be openai, anthropic or openai-compatible." });
 const modelId = text().max(MODEL_ID_MAX + 1);
 const fields = {
   baseUrl: text().max(2_000).nullable().optional(),
@@ -45,7 +45,7 @@ export const modelsRouter = router({
 
   /** A mutation, though it changes nothing: it decrypts a key and calls out, which no GET may do (R-req-acting-post). */
   test: adminProcedure
-    .input(z.union([z.object({ name }), z.object({ draft })], { error: "test a saved connection by its name, or a draft with its provider" }))
+    .input(z.union([z.object({ name }), z.object({ draft })], { error: "Test a saved connection by its name, or a draft with its provider." }))
     .mutation(async ({ input, ctx }) => {
       const db = await getDb();
       if ("name" in input) return testConnection(db, ctx.user.id, { ...(await getConnection(db, input.name)), name: input.name });
@@ -56,6 +56,6 @@ export const modelsRouter = router({
   inline: adminProcedure.query(async () => inlineAgents(await getDb())),
 
   adopt: adminProcedure
-    .input(z.object({ agentId: z.uuid({ error: "name the agent by its id" }), name }))
+    .input(z.object({ agentId: z.uuid(), name }))
     .mutation(async ({ input, ctx }) => adoptInline(await getDb(), ctx.user.id, { tree: env().toolsDir, workspace: workspaceDir() }, input)),
 });
