@@ -11,6 +11,7 @@ import type { ExpectStatic } from "vitest";
 import { openDatabase, type Database } from "@/db/client";
 import { agents, runs, user } from "@/db/schema";
 import { createAgent } from "@/server/agents/store";
+import { checkKey, parseKey } from "@/server/secrets/key";
 import { closeAll } from "@/server/host";
 import { Runtime, type RunEvent } from "@/server/runtime";
 import { workspaceDir } from "@/server/system/filesystem/workspace";
@@ -57,6 +58,9 @@ export async function openQueueFile(databaseUrl: string, name: string, files: Re
   for (const folder of ["", ...folders]) fs.mkdirSync(path.join(tree, folder), { recursive: true });
   for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(tree, file), text);
   const database = await openDatabase({ databaseUrl, dataDir: dir });
+  // The first process to start records its key as the studio's. One test starts a worker with the wrong key on
+  // purpose: record the right one first, so the order tests start processes in cannot matter.
+  await checkKey(database.db, parseKey(KEY, "the tests' key"), "env");
   await database.db.insert(user).values({ id: person.id, email: `${person.id}@quiver.test`, name: person.name, role: "builder" });
   const made: string[] = [];
   const shares: QueueStudio[] = [];

@@ -2,8 +2,8 @@
 // with SIGKILL while a call is in flight loses the run to the other, which replays the journal and goes on by the
 // call's replay policy (R-journal-replay): a `manual` call waits for the person, who may run it again, mark it done
 // or fail it (R-journal-manual); an `idempotent` one runs again under the same key (R-journal-idempotent); a `safe`
-// one runs again. Skipped where no PostgreSQL is given; everything made there is removed after. The tests mostly wait
-// for leases to lapse, so they run side by side, each on a queue, model and processes of its own.
+// one runs again. Skipped where no PostgreSQL is given; everything made there is removed after. Each test has a queue,
+// model and processes of its own, and they run one after another, as processes.test.ts says why.
 import fs from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
@@ -23,7 +23,7 @@ const PAYMENTS = `"""Pays, once per key."""\n\nimport os\nimport time\nfrom quiv
 
 const linesOf = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n").filter(Boolean) : []);
 
-describe.skipIf(!databaseUrl).concurrent("the journal of steps across a takeover, on PostgreSQL", () => {
+describe.skipIf(!databaseUrl)("the journal of steps across a takeover, on PostgreSQL", () => {
   let file: QueueFile;
 
   /** Starts a run of `name` on the test's own queue, kills its holder mid-call, and waits for the other to take it. */

@@ -4,7 +4,8 @@
 // and a few seconds (R-queue-lease); a worker whose key is not the studio's refuses to start (R-queue-role). Those are
 // skipped where no PostgreSQL is given, and everything made there is removed after. On the embedded database: one
 // process, killed mid-run, whose next start takes the run back through the same queue. The tests mostly wait for
-// leases to lapse, so they run side by side, each on a queue, model and processes of its own.
+// leases to lapse; each has a queue, model and processes of its own, and they run one after another: a score of
+// studio processes starting at once on a 2-core machine did not all get ready in time.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -38,7 +39,7 @@ async function failRecovery(expect: ExpectStatic, studio: QueueStudio, person: Q
   await studio.web.recover(runId, String(card.data.callId), "fail", person);
 }
 
-describe.skipIf(!databaseUrl).concurrent("studio processes sharing PostgreSQL through the run queue", () => {
+describe.skipIf(!databaseUrl)("studio processes sharing PostgreSQL through the run queue", () => {
   let file: QueueFile;
   beforeAll(async () => {
     file = await openQueueFile(databaseUrl!, "procs", { "slow.py": SLOW });
@@ -146,7 +147,7 @@ describe.skipIf(!databaseUrl).concurrent("studio processes sharing PostgreSQL th
   }, 90_000);
 });
 
-describe.concurrent("one studio process on the embedded database", () => {
+describe("one studio process on the embedded database", () => {
   it("R-queue-lease: a process killed mid-call takes the run back at its next start, once the lease has lapsed, and the run ends done", async ({ expect }) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-procs-pglite-"));
     const tree = path.join(dir, "tools");
