@@ -50,11 +50,11 @@ test("a builder adds another agent from the palette, and its approval is given i
   await page.getByRole("button", { name: "Add a source" }).first().click();
   const palette = page.getByRole("dialog", { name: "Add a source" });
   const others = palette.getByRole("list", { name: "Agents" });
-  await expect(others.getByRole("listitem", { name: "Scribe" })).toBeVisible();
+  await expect(others.getByRole("listitem", { name: "Scribe", exact: true })).toBeVisible();
   await expect(others.getByRole("listitem", { name: "Desk lead" })).toHaveCount(0);
   // Found by the same search as every source.
   await palette.getByRole("searchbox", { name: "Search sources" }).fill("scribe");
-  await others.getByRole("listitem", { name: "Scribe" }).getByRole("button", { name: "Add Scribe" }).click();
+  await others.getByRole("listitem", { name: "Scribe", exact: true }).getByRole("button", { name: "Add Scribe" }).click();
   await expect(palette).toBeHidden();
   const seen = page.getByRole("complementary", { name: "What the model sees" });
   await expect(seen.getByRole("list", { name: "Tools the model is offered" }).getByRole("listitem")).toHaveText([/ask_scribe/]);
