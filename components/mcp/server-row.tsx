@@ -2,8 +2,8 @@
 // One server's row: status, transport, tools, when they were read, the agents using it, and its actions. Test
 // connection and Restart answer on the row itself; the tools and a stdio server's recent stderr unfold beneath it.
 // A server that signs in with OAuth adds its sign-in under the status, and Connect and Disconnect to the actions.
+import { AgentLinks } from "@/components/ui/agent-links";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { ChevronDown, ChevronRight, Pencil, PlugZap, RotateCw, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { errorSentence } from "@/components/trpc/errors";
@@ -103,19 +103,7 @@ export function ServerRow({ server, onEdit, onDelete }: { server: Row; onEdit: (
         </TableCell>
         <TableCell className="text-zinc-600 dark:text-zinc-400">{status.toolsReadAt ? <Time at={status.toolsReadAt} /> : "Not yet"}</TableCell>
         <TableCell className="min-w-[6rem] text-xs">
-          {server.agents.length === 0 ? (
-            <span className="whitespace-nowrap text-zinc-500 dark:text-zinc-400">No agent</span>
-          ) : (
-            <ul className="flex flex-col gap-0.5">
-              {server.agents.map((agent) => (
-                <li key={agent.id}>
-                  <Link href={`/agents/${agent.id}`} className="hover:text-accent hover:underline">
-                    {agent.name}
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          )}
+          <AgentLinks agents={server.agents} />
         </TableCell>
         <TableCell className="text-right">
           <div className="ml-auto grid w-max grid-cols-[auto_auto] justify-items-end gap-0.5 whitespace-nowrap">

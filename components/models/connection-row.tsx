@@ -1,8 +1,8 @@
 "use client";
 // One connection's row: provider, address, key by secret name, models on offer and the agents that use it, with
 // Test answering in the row itself (its sentence and the time it took), Edit and Delete.
+import { AgentLinks } from "@/components/ui/agent-links";
 import { useMutation } from "@tanstack/react-query";
-import Link from "next/link";
 import { KeyRound, Pencil, PlugZap, Trash2 } from "lucide-react";
 import { pickedName } from "@/components/secrets/secret-picker";
 import { useTRPC } from "@/components/trpc/provider";
@@ -58,19 +58,7 @@ export function ConnectionRow({ row, onEdit, onDelete }: { row: Connection; onEd
         <Offer models={row.models} />
       </TableCell>
       <TableCell className="text-xs">
-        {row.usedBy.length === 0 ? (
-          <span className="whitespace-nowrap text-zinc-500 dark:text-zinc-400">No agent</span>
-        ) : (
-          <ul className="flex flex-col gap-0.5">
-            {row.usedBy.map((agent) => (
-              <li key={agent.id}>
-                <Link href={`/agents/${agent.id}`} className="hover:text-accent hover:underline">
-                  {agent.name}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        )}
+        <AgentLinks agents={row.usedBy} />
       </TableCell>
       <TableCell className="text-right">
         <div className="flex justify-end gap-0.5 whitespace-nowrap">
