@@ -16,6 +16,13 @@ export const modelConnections = pgTable("model_connections", {
   defaultModel: text("default_model"),
   /** The model ids builders may pick, or null for every model the provider lists. */
   models: jsonb("models").$type<string[] | null>(),
+  /** What the admin's prices are in, shown as given (R-cost-price): three capital letters, USD unless changed. */
+  currency: text("currency").notNull().default("USD"),
+  /**
+   * Prices per model id, in integer micro-units of the currency per million tokens (R-cost-exact), so 2.50 is
+   * 2500000 and no float ever rounds one. A model left out has no price.
+   */
+  prices: jsonb("prices").$type<Record<string, { input: number; output: number }>>().notNull().default({}),
   createdBy: text("created_by").notNull(),
   updatedBy: text("updated_by").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -1,6 +1,7 @@
 // Runs of agents, step by step, and what built-in sources keep between calls. Every step is one row of
 // run_events with an increasing id, so a stream can resume from the last id a browser saw.
-import { bigserial, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, bigserial, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 export const runStatuses = ["running", "waiting", "done", "failed", "cancelled"] as const;
 export type RunStatus = (typeof runStatuses)[number];
@@ -37,6 +38,20 @@ export const runs = pgTable(
     error: text("error"),
     tokensIn: integer("tokens_in").notNull().default(0),
     tokensOut: integer("tokens_out").notNull().default(0),
+    /**
+     * The price the run is counted at, taken from its connection when the run was made and never changed after
+     * (R-cost-fixed): micro-units of the currency per million tokens. Null: an inline model or a model with no price.
+     */
+    priceCurrency: text("price_currency"),
+    priceInput: bigint("price_input", { mode: "number" }),
+    priceOutput: bigint("price_output", { mode: "number" }),
+    /**
+     * What the run cost, in the currency, counted by the database each time its tokens are stored (R-cost-fixed):
+     * exact, as the price is in micro-units and a million tokens is 10^6. Null when the run has no price.
+     */
+    cost: numeric("cost", { precision: 30, scale: 12 }).generatedAlwaysAs(
+      sql`CASE WHEN price_input IS NULL OR price_output IS NULL THEN NULL ELSE ((tokens_in::numeric * price_input + tokens_out::numeric * price_output) / 1000000000000)::numeric(30,12) END`,
+    ),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp("ended_at", { withTimezone: true }),
   },
