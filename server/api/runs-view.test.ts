@@ -22,6 +22,8 @@ const RUN: RunSummary = {
   error: null,
   tokensIn: 10,
   tokensOut: 4,
+  price: null,
+  cost: null,
   startedAt: new Date("2026-01-31T09:30:00Z"),
   endedAt: null,
 };

@@ -9,6 +9,7 @@ import { DomainError } from "@/server/errors";
 import { SECRET_REFERENCE } from "@/server/secrets/names";
 import { secretNames } from "@/server/secrets/store";
 import { connectionNameProblem, PROVIDER_LABELS, PROVIDERS, type Provider } from "./presets";
+import { pricesText, type PriceText } from "./price-words";
 
 export type ConnectionFields = {
   provider: Provider;
@@ -20,7 +21,8 @@ export type ConnectionFields = {
   models: string[] | null;
 };
 
-export type Connection = ConnectionFields & { name: string; updatedAt: Date };
+/** What a connection is, with its prices (R-cost-price), which are set on their own (prices.ts). */
+export type Connection = ConnectionFields & { name: string; updatedAt: Date; currency: string; prices: PriceText[] };
 export type ConnectionRow = Connection & { usedBy: Array<{ id: string; name: string }> };
 
 /** What create takes; update takes the name and any of the rest (left out: kept; null: cleared). */
@@ -37,6 +39,8 @@ const columns = {
   apiKey: modelConnections.apiKey,
   defaultModel: modelConnections.defaultModel,
   models: modelConnections.models,
+  currency: modelConnections.currency,
+  prices: modelConnections.prices,
   updatedAt: modelConnections.updatedAt,
 };
 
@@ -46,10 +50,11 @@ function noSuchConnection(name: string): DomainError {
   return new DomainError("NOT_FOUND", "NO_SUCH_CONNECTION", `There is no model connection named ${name}; it may have been deleted meanwhile.`, { name });
 }
 
-const rowOf = (row: { provider: string; models: string[] | null } & Omit<Connection, "provider" | "models">): Connection => ({
+const rowOf = (row: { provider: string; models: string[] | null; prices: Record<string, { input: number; output: number }> } & Omit<Connection, "provider" | "models" | "prices">): Connection => ({
   ...row,
   provider: row.provider as Provider,
   models: row.models ?? null,
+  prices: pricesText(row.prices),
 });
 
 /** The fields cleaned (trimmed, blanks as null) and checked, each problem a sentence naming its field. */

@@ -2,9 +2,9 @@
 // with its whole trace. Nothing here writes. Edit when what a list or a trace shows changes.
 import { and, asc, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { runEvents } from "@/db/schema";
+import { runEvents, runs as runRows } from "@/db/schema";
 import type { EventLog, RunEvent } from "./events";
-import { listRuns, runSummary, type RunFilter, type RunSummary } from "./store";
+import { listRuns, runFilterWhere, runSummary, type RunFilter, type RunSummary } from "./store";
 
 /** What a waiting run waits on: an approval, an answer, or a word on a call that may have run (R-journal-manual). */
 export type WaitingFor = "approval" | "question" | "recovery";
@@ -66,4 +66,56 @@ export async function listWithWaits(db: Db, filter: RunFilter = {}): Promise<Lis
 export async function runWithEvents(db: Db, log: EventLog, runId: string): Promise<{ run: RunSummary; events: RunEvent[] }> {
   const run = await runSummary(db, runId);
   return { run, events: await log.stored(runId) };
+}
+
+/** One agent's runs under a filter, summed: its cost per currency, and how many of its runs have no price. */
+export type AgentTotal = {
+  agentId: string;
+  /** The name its latest run in the filter had. */
+  agentName: string;
+  runs: number;
+  tokensIn: number;
+  tokensOut: number;
+  costs: { currency: string; amount: string }[];
+  unpriced: number;
+};
+
+/**
+ * Per agent, over every run the filter keeps (not only the 200 the list shows), summed by the database with the
+ * runs' own stored costs (R-cost-totals): one row per agent and currency, folded into one total per agent here.
+ * Most tokens first.
+ */
+export async function agentTotals(db: Db, filter: RunFilter = {}): Promise<AgentTotal[]> {
+  const rows = await db
+    .select({
+      agentId: runRows.agentId,
+      currency: runRows.priceCurrency,
+      agentName: sql<string | null>`(array_agg(${runRows.declaration}->>'name' order by ${runRows.startedAt} desc))[1]`,
+      runs: sql<number>`count(*)::int`,
+      tokensIn: sql<number>`coalesce(sum(${runRows.tokensIn}), 0)::float8`,
+      tokensOut: sql<number>`coalesce(sum(${runRows.tokensOut}), 0)::float8`,
+      cost: sql<string | null>`sum(${runRows.cost})::text`,
+      latest: sql<number>`extract(epoch from max(${runRows.startedAt}))::float8`,
+    })
+    .from(runRows)
+    .where(runFilterWhere(filter))
+    .groupBy(runRows.agentId, runRows.priceCurrency);
+  const totals = new Map<string, AgentTotal>();
+  const latest = new Map<string, number>();
+  for (const row of rows) {
+    const total = totals.get(row.agentId) ?? { agentId: row.agentId, agentName: "", runs: 0, tokensIn: 0, tokensOut: 0, costs: [], unpriced: 0 };
+    if (row.latest > (latest.get(row.agentId) ?? -Infinity)) {
+      latest.set(row.agentId, row.latest);
+      total.agentName = row.agentName ?? "";
+    }
+    total.runs += row.runs;
+    total.tokensIn += row.tokensIn;
+    total.tokensOut += row.tokensOut;
+    if (row.currency === null || row.cost === null) total.unpriced += row.runs;
+    else total.costs.push({ currency: row.currency, amount: row.cost });
+    totals.set(row.agentId, total);
+  }
+  return [...totals.values()]
+    .map((total) => ({ ...total, costs: total.costs.sort((a, b) => a.currency.localeCompare(b.currency)) }))
+    .sort((a, b) => b.tokensIn + b.tokensOut - (a.tokensIn + a.tokensOut) || a.agentName.localeCompare(b.agentName));
 }

@@ -1,11 +1,12 @@
-// Run rows: created when a run starts, their status and tokens kept as the loop goes, listed and read for the
-// playground and /runs. The steps themselves are run_events (events.ts).
-import { and, desc, eq, type SQL } from "drizzle-orm";
+// Run rows: created when a run starts (with the price it is counted at), their status and tokens kept as the loop
+// goes, listed and read for the playground and /runs. The steps themselves are run_events (events.ts).
+import { and, desc, eq, gte, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { agents, runs, user, type RunStatus, type RunVia } from "@/db/schema";
 import type { AgentDeclaration } from "@/server/agents/declaration";
 import { declarationOf } from "@/server/agents/store";
 import { DomainError } from "@/server/errors";
+import { priceAtStart } from "@/server/models/prices";
 
 export { declarationOf };
 
@@ -31,9 +32,15 @@ export type RunSummary = {
   error: string | null;
   tokensIn: number;
   tokensOut: number;
+  /** The price it is counted at, micro-units per million tokens, fixed when it was made; null: no price (R-cost-fixed). */
+  price: RunPrice | null;
+  /** What it cost so far in the price's currency, as exact decimal text; null when it has no price. */
+  cost: string | null;
   startedAt: Date;
   endedAt: Date | null;
 };
+
+export type RunPrice = { currency: string; input: number; output: number };
 
 export function noSuchRun(id: string): DomainError {
   return new DomainError("NOT_FOUND", "NO_SUCH_RUN", "There is no such run; it may have been deleted with its agent.", { id });
@@ -72,6 +79,8 @@ export async function insertRun(
     viaKeyName: via?.keyName ?? null,
     parentRunId: parent?.runId ?? null,
     parentCallId: parent?.callId ?? null,
+    // Read from the connection in this same statement (R-cost-fixed): later price changes never reach this row.
+    ...priceAtStart(values.declaration.model),
   };
   const [inserted] = await db.insert(runs).values(row).returning();
   return inserted!;
@@ -104,30 +113,48 @@ const summary = {
   error: runs.error,
   tokensIn: runs.tokensIn,
   tokensOut: runs.tokensOut,
+  priceCurrency: runs.priceCurrency,
+  priceInput: runs.priceInput,
+  priceOutput: runs.priceOutput,
+  cost: runs.cost,
   startedAt: runs.startedAt,
   endedAt: runs.endedAt,
 };
 
-function summaryOf(row: { declaration: Record<string, unknown> } & Omit<RunSummary, "agentName">): RunSummary {
-  const { declaration, ...rest } = row;
+type SummaryRow = { declaration: Record<string, unknown>; priceCurrency: string | null; priceInput: number | null; priceOutput: number | null } & Omit<RunSummary, "agentName" | "price">;
+
+function summaryOf(row: SummaryRow): RunSummary {
+  const { declaration, priceCurrency, priceInput, priceOutput, ...rest } = row;
+  const price = priceCurrency !== null && priceInput !== null && priceOutput !== null ? { currency: priceCurrency, input: priceInput, output: priceOutput } : null;
   // A key is no account: its run is started by the key, named as it was then.
   const startedByName = rest.startedByName ?? (rest.viaKeyName !== null ? `API key ${rest.viaKeyName}` : null);
-  return { ...rest, startedByName, agentName: typeof declaration.name === "string" ? declaration.name : "" };
+  return { ...rest, price, startedByName, agentName: typeof declaration.name === "string" ? declaration.name : "" };
 }
 
-export type RunFilter = { agentId?: string; status?: RunStatus; via?: RunVia };
+/** How far back /runs looks: the last day, week or 30 days; every run when not given. */
+export const runPeriods = ["day", "week", "month"] as const;
+export type RunPeriod = (typeof runPeriods)[number];
+const PERIOD_SQL: Record<RunPeriod, SQL> = { day: sql`now() - interval '1 day'`, week: sql`now() - interval '7 days'`, month: sql`now() - interval '30 days'` };
 
-/** Newest first, at most 200. */
-export async function listRuns(db: Db, filter: RunFilter = {}): Promise<RunSummary[]> {
+export type RunFilter = { agentId?: string; status?: RunStatus; via?: RunVia; period?: RunPeriod };
+
+/** The runs a filter keeps, as a WHERE clause: the list and its totals per agent read the same runs (R-cost-totals). */
+export function runFilterWhere(filter: RunFilter): SQL | undefined {
   const where: SQL[] = [];
   if (filter.agentId) where.push(eq(runs.agentId, filter.agentId));
   if (filter.status) where.push(eq(runs.status, filter.status));
   if (filter.via) where.push(eq(runs.via, filter.via));
+  if (filter.period) where.push(gte(runs.startedAt, PERIOD_SQL[filter.period]));
+  return where.length ? and(...where) : undefined;
+}
+
+/** Newest first, at most 200. */
+export async function listRuns(db: Db, filter: RunFilter = {}): Promise<RunSummary[]> {
   const rows = await db
     .select(summary)
     .from(runs)
     .leftJoin(user, eq(user.id, runs.startedBy))
-    .where(where.length ? and(...where) : undefined)
+    .where(runFilterWhere(filter))
     .orderBy(desc(runs.startedAt))
     .limit(200);
   return rows.map(summaryOf);

@@ -6,6 +6,8 @@ import { env } from "@/server/env";
 import { adoptInline, inlineAgents } from "@/server/models/adopt";
 import { offeredModels } from "@/server/models/offered";
 import { PROVIDERS } from "@/server/models/presets";
+import { CURRENCY, CURRENCY_RULE, PRICE, PRICE_RULE, PRICES_MAX } from "@/server/models/price-words";
+import { setPrices } from "@/server/models/prices";
 import { createConnection, getConnection, listConnections, MODEL_ID_MAX, MODELS_MAX, removeConnection, updateConnection } from "@/server/models/store";
 import { testConnection } from "@/server/models/test";
 import { workspaceDir } from "@/server/system/filesystem/workspace";
@@ -22,6 +24,12 @@ const fields = {
   defaultModel: modelId.nullable().optional(),
   models: z.array(modelId).max(MODELS_MAX + 1).nullable().optional(),
 };
+const price = text().trim().regex(PRICE, PRICE_RULE);
+const prices = z.object({
+  name,
+  currency: text().trim().regex(CURRENCY, CURRENCY_RULE),
+  prices: z.array(z.object({ model: modelId.trim().min(1, "prices: each price needs the model id it is for."), input: price, output: price })).max(PRICES_MAX, `prices: a connection prices at most ${PRICES_MAX} models; remove some.`),
+});
 const draft = z.object({ provider, baseUrl: fields.baseUrl, apiKey: fields.apiKey, defaultModel: fields.defaultModel, models: fields.models });
 
 export const modelsRouter = router({
@@ -40,6 +48,9 @@ export const modelsRouter = router({
   update: adminProcedure
     .input(z.object({ name, provider: provider.optional(), ...fields }))
     .mutation(async ({ input, ctx }) => updateConnection(await getDb(), ctx.user.id, input)),
+
+  /** Prices per model (R-cost-price); a run keeps the price it was made with (R-cost-fixed). */
+  prices: adminProcedure.input(prices).mutation(async ({ input, ctx }) => setPrices(await getDb(), ctx.user.id, input.name, input)),
 
   remove: adminProcedure.input(z.object({ name })).mutation(async ({ input, ctx }) => removeConnection(await getDb(), ctx.user.id, input.name)),
 

@@ -3,12 +3,18 @@
 import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { runStatuses, runVias } from "@/db/schema";
+import { getDb } from "@/server/db";
 import { studioRuntime } from "@/server/runtime";
+import { agentTotals } from "@/server/runtime/queries";
+import { runPeriods } from "@/server/runtime/store";
 import { builderProcedure, router } from "../init";
 import { text } from "../text";
 
 const runId = text().uuid();
 const callId = text().min(1).max(200);
+const filter = z
+  .object({ agentId: text().uuid().optional(), status: z.enum(runStatuses).optional(), via: z.enum(runVias).optional(), period: z.enum(runPeriods).optional() })
+  .optional();
 const message = text().trim().min(1, "Write a message for the agent.").max(100_000);
 
 export const runsRouter = router({
@@ -61,9 +67,10 @@ export const runsRouter = router({
     yield* runtime.log.statusChanges(signal ?? new AbortController().signal);
   }),
 
-  list: builderProcedure
-    .input(z.object({ agentId: text().uuid().optional(), status: z.enum(runStatuses).optional(), via: z.enum(runVias).optional() }).optional())
-    .query(async ({ input }) => (await studioRuntime()).list(input ?? {})),
+  list: builderProcedure.input(filter).query(async ({ input }) => (await studioRuntime()).list(input ?? {})),
+
+  /** Runs, tokens and cost per agent over every run the list's filter keeps (R-cost-totals). */
+  totals: builderProcedure.input(filter).query(async ({ input }) => agentTotals(await getDb(), input ?? {})),
 
   get: builderProcedure.input(z.object({ runId })).query(async ({ input }) => (await studioRuntime()).get(input.runId)),
 });
