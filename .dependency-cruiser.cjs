@@ -48,6 +48,7 @@ const SHARED = [
   "^server/agents/permissions\\.ts$",
   "^server/agents/declaration\\.ts$",
   "^server/models/presets\\.ts$",
+  "^server/models/price-words\\.ts$",
 ];
 
 const members = LAYERS.map((layer) => Object.entries(layer).map(([name, paths]) => ({ name, paths })));

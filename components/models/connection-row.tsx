@@ -1,9 +1,10 @@
 "use client";
 // One connection's row: provider, address, key by secret name, models on offer and the agents that use it, with
-// Test answering in the row itself (its sentence and the time it took), Edit and Delete.
+// its prices per million tokens (R-cost-price), Test answering in the row itself (its sentence and the time it took),
+// Prices, Edit and Delete.
 import { AgentLinks } from "@/components/ui/agent-links";
 import { useMutation } from "@tanstack/react-query";
-import { KeyRound, Pencil, PlugZap, Trash2 } from "lucide-react";
+import { Coins, KeyRound, Pencil, PlugZap, Trash2 } from "lucide-react";
 import { pickedName } from "@/components/secrets/secret-picker";
 import { useTRPC } from "@/components/trpc/provider";
 import { PROVIDER_LABELS } from "@/components/agents/labels";
@@ -23,7 +24,25 @@ function Offer({ models }: { models: string[] | null }) {
   );
 }
 
-export function ConnectionRow({ row, onEdit, onDelete }: { row: Connection; onEdit: () => void; onDelete: () => void }) {
+function Prices({ row }: { row: Connection }) {
+  if (row.prices.length === 0) return <span className="text-xs text-zinc-500 dark:text-zinc-400">No prices set</span>;
+  const shown = row.prices.slice(0, 3);
+  return (
+    <ul className="text-xs">
+      {shown.map((p) => (
+        <li key={p.model}>
+          <span className="font-mono">{p.model}</span>{" "}
+          <span className="whitespace-nowrap tabular-nums">
+            {p.input} in · {p.output} out {row.currency}
+          </span>
+        </li>
+      ))}
+      {row.prices.length > shown.length ? <li className="text-zinc-500 dark:text-zinc-400">and {row.prices.length - shown.length} more</li> : null}
+    </ul>
+  );
+}
+
+export function ConnectionRow({ row, onEdit, onDelete, onPrices }: { row: Connection; onEdit: () => void; onDelete: () => void; onPrices: () => void }) {
   const trpc = useTRPC();
   const test = useMutation(trpc.models.test.mutationOptions());
   const key = pickedName(row.apiKey);
@@ -57,6 +76,9 @@ export function ConnectionRow({ row, onEdit, onDelete }: { row: Connection; onEd
       <TableCell className="max-w-[12rem]">
         <Offer models={row.models} />
       </TableCell>
+      <TableCell className="max-w-[14rem]">
+        <Prices row={row} />
+      </TableCell>
       <TableCell className="text-xs">
         <AgentLinks agents={row.usedBy} />
       </TableCell>
@@ -64,6 +86,9 @@ export function ConnectionRow({ row, onEdit, onDelete }: { row: Connection; onEd
         <div className="flex justify-end gap-0.5 whitespace-nowrap">
           <Button size="sm" variant="ghost" aria-label={`Test ${row.name}`} disabled={test.isPending} onClick={() => test.mutate({ name: row.name })}>
             <PlugZap aria-hidden className="h-3.5 w-3.5" /> Test
+          </Button>
+          <Button size="sm" variant="ghost" aria-label={`Prices of ${row.name}`} onClick={onPrices}>
+            <Coins aria-hidden className="h-3.5 w-3.5" /> Prices
           </Button>
           <Button size="sm" variant="ghost" aria-label={`Edit ${row.name}`} onClick={onEdit}>
             <Pencil aria-hidden className="h-3.5 w-3.5" /> Edit

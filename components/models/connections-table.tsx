@@ -1,5 +1,5 @@
 "use client";
-// Settings → Models: the studio's model connections, New connection, each row's Test, Edit and Delete, and under
+// Settings → Models: the studio's model connections, New connection, each row's Test, Prices, Edit and Delete, and under
 // them the agents that still carry their own model settings.
 import { useQuery } from "@tanstack/react-query";
 import { BrainCircuit, Plus } from "lucide-react";
@@ -13,6 +13,7 @@ import { ConnectionDialog } from "./connection-dialog";
 import { ConnectionRow } from "./connection-row";
 import { DeleteConnectionDialog } from "./delete-connection-dialog";
 import { InlineAgents } from "./inline-agents";
+import { PricesDialog } from "./prices-dialog";
 import type { Connection } from "./types";
 
 export function ConnectionsTable() {
@@ -20,6 +21,7 @@ export function ConnectionsTable() {
   const list = useQuery(trpc.models.list.queryOptions());
   const [editing, setEditing] = useState<Connection | "new" | null>(null);
   const [deleting, setDeleting] = useState<Connection | null>(null);
+  const [pricing, setPricing] = useState<Connection | null>(null);
   const rows = list.data ?? [];
 
   const newButton = (
@@ -32,6 +34,7 @@ export function ConnectionsTable() {
     <section className="px-8 py-6" aria-label="Model connections">
       <ConnectionDialog row={editing} onClose={() => setEditing(null)} />
       <DeleteConnectionDialog row={deleting} onClose={() => setDeleting(null)} />
+      <PricesDialog connection={pricing} onClose={() => setPricing(null)} />
       {list.error ? (
         <ErrorText
           error={list.error}
@@ -55,6 +58,7 @@ export function ConnectionsTable() {
                 <TableHead>Address</TableHead>
                 <TableHead>Key</TableHead>
                 <TableHead>Models on offer</TableHead>
+                <TableHead>Prices per million tokens</TableHead>
                 <TableHead>Used by</TableHead>
                 <TableHead>
                   <span className="sr-only">Actions</span>
@@ -63,7 +67,7 @@ export function ConnectionsTable() {
             </TableHeader>
             <TableBody>
               {rows.map((row) => (
-                <ConnectionRow key={row.name} row={row} onEdit={() => setEditing(row)} onDelete={() => setDeleting(row)} />
+                <ConnectionRow key={row.name} row={row} onEdit={() => setEditing(row)} onDelete={() => setDeleting(row)} onPrices={() => setPricing(row)} />
               ))}
             </TableBody>
           </Table>

@@ -1,7 +1,9 @@
 "use client";
-// The run's facts beside the conversation: status (what it waits on; who stopped it), model, tokens, how long it
-// has taken (ticking while it runs).
+// The run's facts beside the conversation: status (what it waits on; who stopped it), model, tokens and what they
+// cost at the run's own price (R-cost-run-page), how long it has taken (ticking while it runs).
 import { useEffect, useState } from "react";
+import { costOf, costWords, decimalOf } from "@/server/models/price-words";
+import type { RunPrice } from "@/server/runtime/store";
 import { formatDuration } from "./format";
 import { StatusBadge } from "./status-badge";
 import { waitingFor, type Trace } from "./trace";
@@ -16,7 +18,24 @@ function useNow(ticking: boolean): number {
   return now;
 }
 
-export function RunFacts({ trace, extra }: { trace: Trace; extra?: { label: string; value: string }[] }) {
+/**
+ * The run's cost from the tokens seen so far, counted as the database counts it, so it moves while the run does;
+ * "no price set" when the run has none (never 0), and nothing while its price is still being read.
+ */
+function Cost({ trace, price }: { trace: Trace; price: RunPrice | null | undefined }) {
+  if (price === undefined) return <span className="text-zinc-500 dark:text-zinc-400">—</span>;
+  if (price === null) return <span className="text-zinc-500 dark:text-zinc-400">no price set</span>;
+  return (
+    <>
+      <span className="tabular-nums">{costWords(costOf(trace.tokens, price), price.currency)}</span>
+      <span className="block text-xs text-zinc-500 dark:text-zinc-400">
+        at {decimalOf(price.input)} in · {decimalOf(price.output)} out per million tokens
+      </span>
+    </>
+  );
+}
+
+export function RunFacts({ trace, extra, price }: { trace: Trace; extra?: { label: string; value: string }[]; price?: RunPrice | null }) {
   const now = useNow(trace.status === "running" || trace.status === "waiting");
   const started = trace.startedAt ? Date.parse(trace.startedAt) : null;
   const ended = trace.endedAt ? Date.parse(trace.endedAt) : null;
@@ -42,6 +61,10 @@ export function RunFacts({ trace, extra }: { trace: Trace; extra?: { label: stri
             <dd className="break-words">{row.value}</dd>
           </div>
         ))}
+        <dt className="text-zinc-500 dark:text-zinc-400">Cost</dt>
+        <dd className="break-words">
+          <Cost trace={trace} price={price} />
+        </dd>
       </dl>
     </section>
   );

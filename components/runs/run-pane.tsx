@@ -2,7 +2,7 @@
 // One conversation of the playground: the run's cards in the centre with the message box under them, its plan and
 // facts on the right. The first message starts a run; later ones continue it once it has answered or was stopped.
 // Stop (or Escape, outside a dialog) stops a run that is working or waiting.
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { MessagesSquare } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { errorSentence } from "@/components/trpc/errors";
@@ -19,6 +19,8 @@ type Props = { agentId: string; agentName: string; runId: string | null; onStart
 export function RunPane({ agentId, agentName, runId, onStarted }: Props) {
   const trpc = useTRPC();
   const { trace, connection } = useRunTrace(runId);
+  // The price is fixed when the run is made (R-cost-fixed), so it is read once; the cost follows the trace's tokens.
+  const price = useQuery({ ...trpc.runs.get.queryOptions({ runId: runId ?? "" }), enabled: runId !== null, staleTime: Infinity, select: (data) => data.run.price });
   const start = useMutation(trpc.runs.start.mutationOptions());
   const send = useMutation(trpc.runs.send.mutationOptions());
   const cancel = useMutation(trpc.runs.cancel.mutationOptions());
@@ -110,7 +112,7 @@ export function RunPane({ agentId, agentName, runId, onStarted }: Props) {
         </div>
       </div>
       <aside aria-label="Run details" className="flex min-h-0 flex-col gap-6 overflow-auto border-l border-zinc-200 px-5 py-6 dark:border-zinc-800">
-        <RunFacts trace={trace} />
+        <RunFacts trace={trace} price={runId === null ? undefined : price.data} />
         <TodoList todos={trace.todos} />
       </aside>
     </div>

@@ -1,15 +1,16 @@
 "use client";
 // /runs/<id>: a run read back, with the playground's cards but no message box and no buttons; a run still going
 // keeps streaming in.
+import type { RunPrice } from "@/server/runtime/store";
 import { Conversation } from "./conversation";
 import { RunFacts } from "./run-facts";
 import { TodoList } from "./todo-list";
 import type { TraceEvent } from "./trace";
 import { useRunTrace } from "./use-run-trace";
 
-type Props = { runId: string; events: TraceEvent[]; startedBy: string };
+type Props = { runId: string; events: TraceEvent[]; startedBy: string; price: RunPrice | null };
 
-export function RunTrace({ runId, events, startedBy }: Props) {
+export function RunTrace({ runId, events, startedBy, price }: Props) {
   const { trace } = useRunTrace(runId, events);
   return (
     <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)_18rem]">
@@ -19,7 +20,7 @@ export function RunTrace({ runId, events, startedBy }: Props) {
         </div>
       </div>
       <aside aria-label="Run details" className="flex min-h-0 flex-col gap-6 overflow-auto border-l border-zinc-200 px-5 py-6 dark:border-zinc-800">
-        <RunFacts trace={trace} extra={[{ label: "Started by", value: startedBy }]} />
+        <RunFacts trace={trace} price={price} extra={[{ label: "Started by", value: startedBy }]} />
         <TodoList todos={trace.todos} />
       </aside>
     </div>

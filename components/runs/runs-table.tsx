@@ -1,7 +1,9 @@
 "use client";
 // Every run, newest first: agent, who started it and how (the playground, a key, MCP, a webhook, a schedule), when,
-// status, how long; filtered by status, agent and how it started on the server. Each row opens the run's read-only trace. The list follows the runs live: a subscription says when any run
-// starts or changes status, and the list is read again then (never polled).
+// status, how long; filtered by status, agent, how it started and when on the server, with each agent's runs, tokens
+// and cost under the same filters above it (R-cost-totals). Each row opens the run's read-only trace. The list follows
+// the runs live: a subscription says when any run starts or changes status, and the list is read again then (never
+// polled).
 import { useQuery, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { History } from "lucide-react";
@@ -12,12 +14,16 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Table, TableBody, TableCell, TableEmpty, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import type { RunStatus, RunVia } from "@/db/schema";
+import type { RunPeriod } from "@/server/runtime/store";
+import { AgentTotals } from "./agent-totals";
 import { formatDuration, STATUS_LABELS } from "./format";
 import { StatusBadge } from "./status-badge";
 import { VIA_LABELS, viaWords } from "./via";
 
 const statuses = Object.keys(STATUS_LABELS) as RunStatus[];
 const vias = Object.keys(VIA_LABELS) as RunVia[];
+const PERIOD_LABELS: Record<RunPeriod, string> = { day: "The last 24 hours", week: "The last 7 days", month: "The last 30 days" };
+const periods = Object.keys(PERIOD_LABELS) as RunPeriod[];
 
 /** Re-reads every list of runs when a run starts or changes status; a dropped stream is opened again. */
 function useRunsFollow() {
@@ -29,8 +35,8 @@ function useRunsFollow() {
     let retry: ReturnType<typeof setTimeout> | undefined;
     const subscription = client.runs.changes.subscribe(undefined, {
       // Opened or reopened: whatever changed while no stream was open is read now.
-      onStarted: () => void queryClient.invalidateQueries({ queryKey: trpc.runs.list.queryKey() }),
-      onData: () => void queryClient.invalidateQueries({ queryKey: trpc.runs.list.queryKey() }),
+      onStarted: () => void Promise.all([queryClient.invalidateQueries({ queryKey: trpc.runs.list.queryKey() }), queryClient.invalidateQueries({ queryKey: trpc.runs.totals.queryKey() })]),
+      onData: () => void Promise.all([queryClient.invalidateQueries({ queryKey: trpc.runs.list.queryKey() }), queryClient.invalidateQueries({ queryKey: trpc.runs.totals.queryKey() })]),
       onError: () => {
         retry = setTimeout(() => setAttempt((n) => n + 1), 1_500);
       },
@@ -47,8 +53,9 @@ export function RunsTable() {
   const [status, setStatus] = useState<RunStatus | "">("");
   const [agentId, setAgentId] = useState("");
   const [via, setVia] = useState<RunVia | "">("");
-  const filter = { status: status || undefined, agentId: agentId || undefined, via: via || undefined };
-  const filtering = Boolean(status || agentId || via);
+  const [period, setPeriod] = useState<RunPeriod | "">("");
+  const filter = { status: status || undefined, agentId: agentId || undefined, via: via || undefined, period: period || undefined };
+  const filtering = Boolean(status || agentId || via || period);
   useRunsFollow();
   const all = useSuspenseQuery(trpc.runs.list.queryOptions({}));
   const filtered = useQuery({ ...trpc.runs.list.queryOptions(filter), enabled: filtering });
@@ -110,7 +117,19 @@ export function RunsTable() {
             ))}
           </select>
         </label>
+        <label className="flex items-center gap-2 text-sm text-zinc-600 dark:text-zinc-400">
+          Started
+          <select className={selectClass} value={period} onChange={(event) => setPeriod(event.target.value as RunPeriod | "")}>
+            <option value="">Any time</option>
+            {periods.map((p) => (
+              <option key={p} value={p}>
+                {PERIOD_LABELS[p]}
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
+      <AgentTotals filter={filter} />
       <Table>
         <TableHeader>
           <TableRow>

@@ -48,7 +48,7 @@ export default async function RunPage({ params }: Props) {
           </Button>
         }
       />
-      <RunTrace runId={run.id} events={events} startedBy={run.startedByName ?? "someone since removed"} />
+      <RunTrace runId={run.id} events={events} startedBy={run.startedByName ?? "someone since removed"} price={run.price} />
     </div>
   );
 }
