@@ -19,6 +19,7 @@ const LAYERS = [
   { audit: ["^server/audit/"] },
   { secrets: ["^server/secrets/"] },
   { "error-report": ["^server/error-report(\\.test)?\\.ts$"] },
+  { telemetry: ["^server/telemetry/"] },
   { auth: ["^server/auth/"] },
   { host: ["^server/host/"] },
   { mcp: ["^server/mcp/"] },

@@ -56,6 +56,12 @@ const schema = z.object({
     .max(MAX_RUNS_LIMIT, MAX_RUNS_SENTENCE)
     .default(500),
   QUIVER_ADMIN_PASSWORD: z.string().min(12, "QUIVER_ADMIN_PASSWORD must be at least 12 characters").optional(),
+  // Run traces (R-otel-on): sent when an OTLP endpoint is set, as the OpenTelemetry SDK reads these; the rest of OTEL_* the SDK reads itself.
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().optional(),
+  OTEL_SDK_DISABLED: z.string().optional(),
+  // Tool arguments and results on the traces, masked (R-otel-content): only when set to 1.
+  QUIVER_OTEL_CONTENT: z.enum(["0", "1"], { message: "QUIVER_OTEL_CONTENT must be 1 or 0" }).optional(),
 });
 
 export type Env = {
@@ -81,6 +87,8 @@ export type Env = {
   runQueue: string;
   /** How many runs this process drives at once (R-queue-job). */
   maxRuns: number;
+  /** Whether runs are traced over OTLP (R-otel-on), and whether the traces carry tool arguments and results (R-otel-content). */
+  otel: { traces: boolean; content: boolean };
 };
 
 /** A configuration the studio cannot start with; its message is a sentence saying which variable to fix. */
@@ -118,6 +126,10 @@ export function parseEnv(source: Record<string, string | undefined>, cwd = proce
     role: v.QUIVER_ROLE,
     runQueue: v.QUIVER_RUN_QUEUE,
     maxRuns: v.QUIVER_MAX_RUNS,
+    otel: {
+      traces: !!(v.OTEL_EXPORTER_OTLP_ENDPOINT || v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) && v.OTEL_SDK_DISABLED?.trim().toLowerCase() !== "true",
+      content: v.QUIVER_OTEL_CONTENT === "1",
+    },
   };
 }
 

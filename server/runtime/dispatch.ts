@@ -22,6 +22,7 @@ import type { PreparedCall, ResultRecord, Run } from "./run";
 import { speak } from "./voice";
 import { idempotencyKey, journalResult, journalStart } from "./journal";
 import { recover, recoversTimeout, storeKept, waitsForPerson } from "./journal-recovery";
+import { traceTool, tracingOn } from "@/server/telemetry";
 
 export type ModelCall = { callId: string; name: string; input: string };
 
@@ -209,8 +210,11 @@ async function answerStudioRequest(run: Run, parent: PreparedCall, request: Stud
   return answerSystemRequest(run, parent.callId, request.params, nested(run));
 }
 
+/** One call through every rule, as an execute_tool span when runs are traced (R-otel-spans); one answered before a takeover has its span there. */
+const perform = (run: Run, p: PreparedCall) => (tracingOn() && !p.resumed?.result ? traceTool(run, p, () => performCall(run, p)) : performCall(run, p));
+
 /** One call through every rule, answered once. */
-async function perform(run: Run, p: PreparedCall): Promise<ResultRecord> {
+async function performCall(run: Run, p: PreparedCall): Promise<ResultRecord> {
   if (p.resumed?.result) return p.resumed.journaled ? storeKept(run, p.resumed.result) : p.resumed.result;
   if (p.early) return settle(run, p, record(p, refused(p.early.text)));
   // A call that started and has no result follows its replay policy (R-journal-replay): `manual` waits for the

@@ -14,6 +14,7 @@ import { offerThisTurn, type Held } from "./offer";
 import { attachPlan, providerTools, toPrompt } from "./prompt";
 import type { ResultRecord, Run } from "./run";
 import { reportUnexpected } from "@/server/error-report";
+import { runEnded, runFailed, traceChat, traceRun, tracingOn } from "@/server/telemetry";
 import { RunStopped } from "./stopped";
 
 type Reply = { text: string; calls: ModelCall[]; usage: { input: number; output: number }; modelMs: number; held?: Held[] };
@@ -97,6 +98,7 @@ function check(run: Run, partial = ""): void {
 /** Runs the loop until the model answers without a call, the run fails or is stopped, or the studio stops. */
 export async function drive(run: Run): Promise<void> {
   try {
+    if (tracingOn()) await traceRun(run);
     if (run.status !== "running" && !run.waiting && !run.cancelled) await run.setStatus("running");
     if (run.clientCall) return await driveClientCall(run);
     const { spec, model, key } = await openRunModel(run);
@@ -114,7 +116,7 @@ export async function drive(run: Run): Promise<void> {
       const stepStarted = performance.now();
       // Each model turn is a step of the run's journal (R-journal-key); one in flight at a takeover is asked again.
       await startModelTurn(run);
-      const reply = await ask(run, model, spec, key);
+      const reply = tracingOn() ? await traceChat(run, () => ask(run, model, spec, key)) : await ask(run, model, spec, key);
       endModelTurn(run, reply.calls.length);
       check(run, reply.text);
       run.tokens.input += reply.usage.input;
@@ -162,6 +164,7 @@ export async function drive(run: Run): Promise<void> {
     }
     // A model's problem is its own sentence; anything else is the studio's, told by an error id whose details only
     // the server log has (R-error-id): a failed write's message is its SQL and parameters.
+    if (tracingOn()) runFailed(run, err);
     const unexpected = err instanceof ModelProblem ? null : reportUnexpected(err, `run ${run.id}`);
     const sentence =
       unexpected === null
@@ -172,5 +175,6 @@ export async function drive(run: Run): Promise<void> {
     await run.setStatus("failed", sentence).catch(() => undefined);
   } finally {
     if (!run.abandoned) await run.deps.log.flushed();
+    if (tracingOn()) runEnded(run);
   }
 }

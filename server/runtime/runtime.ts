@@ -24,6 +24,7 @@ import { Taking } from "./taking";
 import { RunTrees, type TreeChoice } from "./trees";
 import { WordDesk } from "./word-desk";
 import { clearWords } from "./words";
+import { flushTraces, tracingOn } from "@/server/telemetry";
 
 export type { PriorTurn, Who } from "./begin";
 export type { Role, RuntimeOptions } from "./runtime-options";
@@ -218,6 +219,7 @@ export class Runtime {
     await this.holding.abandonAll();
     this.taking.endWaits();
     await this.log.flushed();
+    if (tracingOn()) await flushTraces();
     await queue?.stop();
     await this.bus?.close();
   }
