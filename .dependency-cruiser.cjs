@@ -15,6 +15,7 @@ const LAYERS = [
     ],
   },
   { db: ["^db/", "^server/db\\.ts$"] },
+  { metrics: ["^server/metrics/"] },
   { input: ["^server/input/"] },
   { audit: ["^server/audit/"] },
   { secrets: ["^server/secrets/"] },

@@ -35,12 +35,14 @@ try {
   process.exit(1);
 }
 
-// A worker drives runs and serves nothing but its health, which says whether it started (R-queue-role).
+// A worker drives runs and serves nothing but its health, which says whether it started (R-queue-role), and the
+// metrics of the runs it drives (R-metrics-process).
 const workerOnly = process.env.QUIVER_ROLE === "worker";
-const WORKER_ONLY = "This studio process is a worker (QUIVER_ROLE=worker): it drives runs and answers only /api/health.";
+const WORKER_ANSWERS = new Set(["/api/health", "/api/metrics"]);
+const WORKER_ONLY = "This studio process is a worker (QUIVER_ROLE=worker): it drives runs and answers only /api/health and /api/metrics.";
 
 const server = http.createServer((req, res) => {
-  if (workerOnly && (req.url ?? "").split("?")[0] !== "/api/health") {
+  if (workerOnly && !WORKER_ANSWERS.has((req.url ?? "").split("?")[0])) {
     res.writeHead(404, { "content-type": "application/json" });
     res.end(JSON.stringify({ message: WORKER_ONLY }));
     return;

@@ -11,7 +11,7 @@ import { Field } from "@/components/ui/field";
 import type { KeyAgents, KeyScope } from "@/db/schema";
 import { AgentPicker } from "./agent-picker";
 import { KeyShownOnce } from "./key-shown-once";
-import { SCOPES } from "./words";
+import { SCOPES, toggledScopes } from "./words";
 
 type Form = { name: string; agents: KeyAgents; scopes: KeyScope[]; waitMinutes: string; rate: string; expiry: string; expiryDate: string };
 
@@ -111,7 +111,11 @@ export function NewKeyDialog({ open, onOpenChange }: { open: boolean; onOpenChan
             error={at("name")}
             hint="Who uses it, so you know which key to revoke: the audit log and Runs show this name."
           />
-          <AgentPicker value={form.agents} onChange={(agents) => change({ agents })} error={at("agents")} />
+          {form.scopes.includes("metrics") ? (
+            <p className="text-sm text-zinc-500 dark:text-zinc-400">A metrics key reaches no agent: it reads /api/metrics and nothing else.</p>
+          ) : (
+            <AgentPicker value={form.agents} onChange={(agents) => change({ agents })} error={at("agents")} />
+          )}
           <fieldset className="flex flex-col gap-1 text-sm" aria-describedby="key-scopes-note">
             <legend className="mb-1 font-medium">What it may do</legend>
             {SCOPES.map(({ scope, label, hint }) => (
@@ -120,7 +124,7 @@ export function NewKeyDialog({ open, onOpenChange }: { open: boolean; onOpenChan
                   type="checkbox"
                   className="mt-1"
                   checked={form.scopes.includes(scope)}
-                  onChange={(e) => change({ scopes: e.target.checked ? [...form.scopes, scope] : form.scopes.filter((s) => s !== scope) })}
+                  onChange={(e) => change({ scopes: toggledScopes(form.scopes, scope, e.target.checked) })}
                 />
                 <span>
                   {label}

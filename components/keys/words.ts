@@ -5,9 +5,17 @@ export const SCOPES: ReadonlyArray<{ scope: KeyScope; label: string; hint: strin
   { scope: "run", label: "Run agents", hint: "Start and continue runs, and call an agent as a chat model or an MCP server." },
   { scope: "read", label: "Read runs", hint: "Read runs and follow their steps as they happen." },
   { scope: "decide", label: "Decide approvals", hint: "Approve or deny a call that waits, and answer an agent's question." },
+  { scope: "metrics", label: "Read metrics", hint: "Only for a Prometheus scraper: read /api/metrics and nothing else, with no agents." },
 ];
 
-const SHORT: Record<KeyScope, string> = { run: "run agents", read: "read runs", decide: "decide approvals" };
+const SHORT: Record<KeyScope, string> = { run: "run agents", read: "read runs", decide: "decide approvals", metrics: "read metrics" };
+
+/** The scopes after ticking or unticking one: metrics is a key's only scope or none of them (R-metrics-key). */
+export function toggledScopes(scopes: readonly KeyScope[], scope: KeyScope, on: boolean): KeyScope[] {
+  if (!on) return scopes.filter((s) => s !== scope);
+  if (scope === "metrics") return ["metrics"];
+  return [...scopes.filter((s) => s !== "metrics" && s !== scope), scope];
+}
 
 /** "run agents, read runs": what a key may do, in the order SCOPES lists them. */
 export function scopeWords(scopes: readonly KeyScope[]): string {

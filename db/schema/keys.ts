@@ -3,8 +3,11 @@
 import { sql } from "drizzle-orm";
 import { check, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
-/** What a key may do: start and continue runs, read them, decide their approvals and answer their questions. */
-export const keyScopes = ["run", "read", "decide"] as const;
+/**
+ * What a key may do: start and continue runs, read them, decide their approvals and answer their questions; or,
+ * alone and for nothing else, read the studio's metrics (R-metrics-key).
+ */
+export const keyScopes = ["run", "read", "decide", "metrics"] as const;
 export type KeyScope = (typeof keyScopes)[number];
 
 /** The agents a key may use: every agent, present and future, or these ids. */

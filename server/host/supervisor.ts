@@ -1,6 +1,8 @@
 // One tool host per tree, started on first use and restarted when it dies, behind `hostFor(tree)`: the facade
 // the rest of server/ uses to reach a tree. Edit when the studio needs a new way to reach a tree's host.
 import type { Tool } from "@modelcontextprotocol/client";
+import { recordHostRestart } from "@/server/metrics/studio";
+import type { HostRestartReason } from "@/server/metrics/registry";
 import { hostCommand, resolveTree, type HostOptions } from "./command";
 import { CLIENT_WAIT_S, HostClient, HostError, type CallOptions } from "./client";
 import { installDeps, type DepsOptions, type DepsSummary } from "./deps";
@@ -96,7 +98,7 @@ class SupervisedHost implements Host {
         onToolsChanged: () => this.listeners.forEach((listener) => listener()),
         onClose: (expected) => {
           watch.stop();
-          if (self && !expected) this.replace(self);
+          if (self && !expected) this.replace(self, "exited");
         },
         onCallMeta: (tool, meta) => watch.answered(tool, meta),
         onHostNotice: (method, params) => watch.notice(method, params),
@@ -118,12 +120,13 @@ class SupervisedHost implements Host {
     this.replacedFor.set(client, why);
     this.replacement = { at: new Date().toISOString(), why };
     process.stderr.write(`quiver: replaced the tool host of ${this.tree}: ${why}\n`);
-    this.replace(client);
+    this.replace(client, "replaced");
   }
 
-  /** Drop a dead or wedged host and start its successor (at once, unless it keeps dying). */
-  private replace(dead: HostClient) {
+  /** Drop a dead or wedged host and start its successor (at once, unless it keeps dying); counted by why (R-metrics-names). */
+  private replace(dead: HostClient, reason: HostRestartReason) {
     if (this.live !== dead) return;
+    recordHostRestart(reason);
     this.live = null;
     this.current = null;
     // Unsandboxed, the host leads a process group of its own (run.py): the kill takes the processes its tools
@@ -196,10 +199,10 @@ class SupervisedHost implements Host {
         return errorResult(`The tool host was replaced because ${why}; ${name} may have partly run, so check its effects before calling it again.`);
       }
       if (error.code === "no_answer") {
-        this.replace(client);
+        this.replace(client, "unanswered");
         return errorResult(`The tool host did not answer ${name} within ${CLIENT_WAIT_S} s; ${AFTER}`, "timeout");
       }
-      this.replace(client);
+      this.replace(client, "exited");
       const how = client.exit ? describeExit(client.exit) : "no exit status";
       return errorResult(`The tool host stopped while running ${name} (${how}); ${AFTER}`);
     }

@@ -60,6 +60,7 @@ export const SCOPE_WORDS: Record<KeyScope, string> = {
   run: "start or continue runs",
   read: "read runs",
   decide: "decide approvals or answer questions",
+  metrics: "read the studio's metrics",
 };
 
 /** One sentence for a malformed key, an unknown prefix and a wrong value alike, so none tells which it was (R-key-unknown). */

@@ -89,6 +89,29 @@ describe("createKey", () => {
   });
 });
 
+describe("a metrics key", () => {
+  it("R-metrics-key: refuses metrics beside another scope at scopes, and saves nothing", async () => {
+    const before = await count();
+    const found = await problems({ name: "scraper-and-more", agents: "all", scopes: ["metrics", "read"] });
+    expect(found).toEqual([{ path: "scopes", message: expect.stringMatching(/^A metrics key reads the studio's metrics and nothing else .*\.$/) }]);
+    expect(await count()).toBe(before);
+  });
+
+  it("R-metrics-key: keeps a metrics key with no agents whatever was sent, so it opens only what asks for metrics", async () => {
+    const { key, value } = await createKey(database.db, ADMIN, { name: "prometheus", agents: "all", scopes: ["metrics"] });
+    expect(key).toMatchObject({ agents: [], agentNames: [], scopes: ["metrics"] });
+    const request = () => new Request("http://127.0.0.1/api/metrics", { headers: { authorization: `Bearer ${value}` } });
+    await expect(requireKey(database.db, request(), "metrics")).resolves.toMatchObject({ id: key.id, agents: [] });
+    for (const scope of ["run", "read", "decide"] as const) {
+      const refused = await requireKey(database.db, request(), scope).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(KeyRefused);
+      expect((refused as KeyRefused).code).toBe("KEY_SCOPE");
+    }
+    const withAgent = await requireKey(database.db, request(), "metrics", agentId).catch((e: unknown) => e);
+    expect((withAgent as KeyRefused).code).toBe("KEY_AGENT");
+  });
+});
+
 describe("revokeKey", () => {
   it("refuses the key from its next request on, lists it after the live ones, and audits it once", async () => {
     const { key, value } = await createKey(database.db, ADMIN, { name: "a-leaked-one", agents: "all", scopes: ["run"] });

@@ -97,7 +97,12 @@ async function problemsOf(db: Db, input: NewKey, now: Date): Promise<Problem[]> 
     const [taken] = await db.select({ id: apiKeys.id }).from(apiKeys).where(sql`lower(${apiKeys.name}) = lower(${name})`);
     if (taken) problems.push(nameTaken(name));
   }
-  if (input.agents !== "all") {
+  const scopes = new Set(input.scopes);
+  const metricsOnly = scopes.has("metrics");
+  if (metricsOnly && scopes.size > 1) {
+    problems.push({ path: "scopes", message: "A metrics key reads the studio's metrics and nothing else (R-metrics-key); untick the other scopes, or make a second key for them." });
+  }
+  if (input.agents !== "all" && !metricsOnly) {
     if (input.agents.length === 0) problems.push({ path: "agents", message: "Pick at least one agent the key may use, or let it use all agents." });
     const known = await agentNames(db, input.agents.filter((id) => UUID.test(id)));
     const missing = input.agents.filter((id) => !known.has(id));
@@ -105,8 +110,7 @@ async function problemsOf(db: Db, input: NewKey, now: Date): Promise<Problem[]> 
       problems.push({ path: "agents", message: `${missing.length === 1 ? "One agent picked no longer exists" : `${missing.length} agents picked no longer exist`}; pick again from the list.` });
     }
   }
-  const scopes = new Set(input.scopes);
-  if (scopes.size === 0) problems.push({ path: "scopes", message: "Tick at least one thing the key may do: run agents, read runs or decide approvals." });
+  if (scopes.size === 0) problems.push({ path: "scopes", message: "Tick at least one thing the key may do: run agents, read runs, decide approvals or read metrics." });
   const wait = input.waitLimitS ?? DEFAULT_WAIT_LIMIT_S;
   if (!Number.isInteger(wait) || wait < 1 || wait > WAIT_LIMIT_MAX_S) {
     problems.push({ path: "waitLimitS", message: `The wait limit is a whole number of seconds from 1 to ${WAIT_LIMIT_MAX_S} (an hour); 300 is five minutes.` });
@@ -128,7 +132,8 @@ export async function createKey(db: Db, actor: string, input: NewKey): Promise<{
   const now = new Date();
   const problems = await problemsOf(db, input, now);
   if (problems.length > 0) throw invalidKey(problems);
-  const agentList: KeyAgents = input.agents === "all" ? "all" : [...new Set(input.agents)];
+  // A metrics key reaches no agent, whatever the form sent: no route that takes an agent can be opened with it.
+  const agentList: KeyAgents = input.scopes.includes("metrics") ? [] : input.agents === "all" ? "all" : [...new Set(input.agents)];
   const name = input.name.trim();
   let shown = "";
   let inserted: { id: string; prefix: string } | undefined;

@@ -22,6 +22,7 @@ import type { PreparedCall, ResultRecord, Run } from "./run";
 import { speak } from "./voice";
 import { idempotencyKey, journalResult, journalStart } from "./journal";
 import { recover, recoversTimeout, storeKept, waitsForPerson } from "./journal-recovery";
+import { recordToolCall } from "@/server/metrics/studio";
 import { traceTool, tracingOn } from "@/server/telemetry";
 
 export type ModelCall = { callId: string; name: string; input: string };
@@ -188,6 +189,7 @@ async function execute(run: Run, p: PreparedCall): Promise<Omit<ResultRecord, "c
     await new Promise((r) => setTimeout(r, run.deps.settings.retryMs * attempts));
   }
   voice.end(result.outcome);
+  recordToolCall(op.kind, result.outcome, performance.now() - started);
   return { ...result, durationMs: Math.round(performance.now() - started), attempts, deduped: false };
 }
 

@@ -14,6 +14,7 @@ import { offerThisTurn, type Held } from "./offer";
 import { attachPlan, providerTools, toPrompt } from "./prompt";
 import type { ResultRecord, Run } from "./run";
 import { reportUnexpected } from "@/server/error-report";
+import { recordStep } from "@/server/metrics/studio";
 import { runEnded, runFailed, traceChat, traceRun, tracingOn } from "@/server/telemetry";
 import { RunStopped } from "./stopped";
 
@@ -144,6 +145,7 @@ export async function drive(run: Run): Promise<void> {
       run.pendingTurn = null;
       run.transcript.push({ kind: "results", results });
       run.steps++;
+      recordStep(performance.now() - stepStarted, reply.modelMs);
       run.deps.settings.onStep?.({
         runId: run.id,
         step: run.steps,

@@ -8,6 +8,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import type { Pool } from "pg";
 import { PgBoss, fromPglite, type ConstructorOptions, type Db as IDatabase, type Job } from "pg-boss";
 import type { Db } from "@/db/client";
+import { readQueueDepthWith } from "@/server/metrics/studio";
 
 /** The queue every process of a studio shares (QUIVER_RUN_QUEUE names another, for tests sharing one database). */
 export const RUN_QUEUE = "quiver-runs";
@@ -78,11 +79,15 @@ export class RunQueue<Start = unknown> {
   private passing: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  /** /api/metrics reads this queue's depth from pg-boss's counts while it is open (R-metrics-names). */
+  private readonly forgetDepth: () => void;
 
   private constructor(
     private readonly boss: PgBoss,
     private readonly name: string,
-  ) {}
+  ) {
+    this.forgetDepth = readQueueDepthWith(async () => ({ queue: name, waiting: (await boss.getQueue(name))?.queuedCount ?? 0 }));
+  }
 
   /** pg-boss started on the studio's database and the run queue made; `supervise` where this process takes runs. */
   static async open<Start>(db: Db, options: { supervise: boolean; name?: string }): Promise<RunQueue<Start>> {
@@ -231,6 +236,7 @@ export class RunQueue<Start = unknown> {
   /** Take nothing more; the jobs still held go back (release them first) or lapse. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.forgetDepth();
     if (this.poll) clearInterval(this.poll);
     if (this.refresh) clearInterval(this.refresh);
     await this.passing;

@@ -26,6 +26,10 @@ test("R-queue-role: a worker process answers its health and nothing else, in a s
       expect(res.status).toBe(404);
       expect(((await res.json()) as { message: string }).message).toMatch(/is a worker \(QUIVER_ROLE=worker\): it drives runs and answers only \/api\/health/);
     }
+    // Its metrics are counted where its runs are driven, so it answers them too, to a credential only (R-metrics-process).
+    const metrics = await fetch(`${studio.url}/api/metrics`);
+    expect(metrics.status).toBe(401);
+    expect(((await metrics.json()) as { error: { code: string } }).error.code).toBe("NO_CREDENTIAL");
     // The start-up line comes once the database is ready, which /api/health need not wait for.
     await expect.poll(() => studio.output(), { timeout: 15_000 }).toMatch(/role worker/);
   } finally {
