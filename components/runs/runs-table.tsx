@@ -118,7 +118,7 @@ export function RunsTable() {
           </select>
         </label>
         <label className="flex items-center gap-2 text-sm text-zinc-600 dark:text-zinc-400">
-          Started
+          When
           <select className={selectClass} value={period} onChange={(event) => setPeriod(event.target.value as RunPeriod | "")}>
             <option value="">Any time</option>
             {periods.map((p) => (

@@ -5,6 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ZodError } from "zod";
+import { inputSentence } from "@/server/trpc/sentences";
 import { LISTED, startLoopbackModel, type LoopbackModel } from "@/tests/support/loopback-model";
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-models-router-"));
@@ -71,6 +73,8 @@ describe("the models procedures", () => {
       apiKey: "${ROUTER_KEY}",
       defaultModel: "loopback-small",
       models: null,
+      currency: "USD",
+      prices: [],
       usedBy: [{ id: agent.id, name: "router scribe" }],
       updatedAt: expect.any(Date),
     });
@@ -105,6 +109,22 @@ describe("the models procedures", () => {
     expect(provider.message).toMatch(/openai, anthropic or openai-compatible/);
     const forbidden = await refused((await as(BUILDER)).models.test({ name: "stub" }));
     expect(forbidden.code).toBe("FORBIDDEN");
+  });
+
+  it("R-cost-price: prices answers as the page shows them, refuses a wrong price at the edge in a sentence naming its field, and is an admin's", async () => {
+    const admin = await as(ADMIN);
+    expect(await kept(admin.models.prices({ name: "stub", currency: "EUR", prices: [{ model: "loopback-small", input: "0.5", output: "1.25" }] }))).toEqual({
+      currency: "EUR",
+      prices: [{ model: "loopback-small", input: "0.50", output: "1.25" }],
+    });
+    expect((await kept(admin.models.list())).find((c) => c.name === "stub")).toMatchObject({ currency: "EUR", prices: [{ model: "loopback-small", input: "0.50", output: "1.25" }] });
+    const wrong = await refused(admin.models.prices({ name: "stub", currency: "EUR", prices: [{ model: "loopback-small", input: "1,5", output: "1" }] }));
+    expect(wrong.code).toBe("BAD_REQUEST");
+    // The sentence the errorFormatter answers over HTTP, from the issues the edge found.
+    const sentence = (err: TRPCError) => (err.cause instanceof ZodError ? inputSentence(err.cause.issues) : err.message);
+    expect(sentence(wrong)).toBe("prices: write each price per million tokens as a number such as 2.50, with at most 6 digits after the point and no currency sign.");
+    expect(sentence(await refused(admin.models.prices({ name: "stub", currency: "euro", prices: [] })))).toBe("currency must be three capital letters, such as USD or EUR.");
+    expect((await refused((await as(BUILDER)).models.prices({ name: "stub", currency: "USD", prices: [] }))).code).toBe("FORBIDDEN");
   });
 
   it("R-conn-shape: no answer carries the key's value", () => {
