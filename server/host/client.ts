@@ -34,12 +34,13 @@ import {
   type SecretCheck,
 } from "./protocol";
 import { HostTransport, type HostExit } from "./transport";
+import { CallWire } from "./call-wire";
 
 /** The ceiling on any call's bound, which the host enforces (R-call-timeout-max). */
 export const MAX_TIMEOUT_S = 600;
 /**
  * How long the studio waits for a call's answer before it calls the host wedged: a little over the host's own
- * ceiling, so the SDK's 60 s default never cuts a 120 s call. The host enforces each call's real bound (which can
+ * ceiling, so no wait of the studio's cuts a 600 s call. The host enforces each call's real bound (which can
  * depend on the tool's ARG_TIMEOUT argument, or be none for an INTERACTIVE tool) and answers TimeoutError itself;
  * this only catches a host that stopped answering. (Progress does not extend it: see takeProgress.)
  */
@@ -79,9 +80,6 @@ const STUDIO_METHODS = new Set(["quiver/system", "quiver/ask", "quiver/io"]);
 /** What the host answers quiver/hook: the decision, or that it holds no hook text under the hash the call carried. */
 const hookAnswerSchema = z.union([hookDecisionSchema, z.object({ missing: z.string() })]);
 
-/** setTimeout's ceiling: "no limit" for the SDK's request timeout. */
-const NO_CLIENT_LIMIT_MS = 2 ** 31 - 1;
-
 export type HostErrorCode = "unavailable" | "stopped" | "no_answer";
 
 /** A failure of the host itself rather than of a tool; the supervisor turns it into an answer. */
@@ -118,6 +116,8 @@ function lastLines(text: string, count: number): string {
 export class HostClient {
   private readonly client = new Client({ name: "quiver", version: "0.1.0" }, { capabilities: {} });
   private readonly transport: HostTransport;
+  /** tools/call, past the Client (call-wire.ts says why). */
+  private readonly wire: CallWire;
   /** Progress listeners by the token sent in the call's `_meta`. */
   private readonly progress = new Map<string, (progress: Progress) => void>();
   /** The calls in flight that can ask the studio something, by the token sent in their `_meta`. */
@@ -133,6 +133,9 @@ export class HostClient {
     private readonly events: HostEvents,
   ) {
     this.transport = new HostTransport(command);
+    this.wire = new CallWire((message) => this.transport.send(message), CLIENT_WAIT_MS);
+    this.transport.claim = (value) => this.wire.take(value);
+    this.transport.onended = () => this.wire.closed();
     // Progress is taken off the wire here, in arrival order, because the SDK's Client (1.x and 2.x alike) defers
     // notifications to a microtask but handles a response at once: lines sent just before a tool returns would
     // find their call already finished and be dropped (typescript-sdk issue #2580).
@@ -304,10 +307,7 @@ export class HostClient {
     }
     let raw: CallToolResult;
     try {
-      raw = await this.client.callTool({ name, arguments: args, _meta: meta }, {
-        timeout: reach ? NO_CLIENT_LIMIT_MS : CLIENT_WAIT_MS,
-        signal: options.signal,
-      });
+      raw = await this.wire.call({ name, arguments: args, _meta: meta }, { watched: !reach, signal: options.signal });
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
       const explained = this.explain(error, name);

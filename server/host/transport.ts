@@ -2,7 +2,7 @@
 // the tail of its stderr kept for error messages, and how it ended (exit code, signal) recorded.
 import { spawn, type ChildProcess } from "node:child_process";
 import { constants } from "node:os";
-import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
+import { parseJSONRPCMessage, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import type { SpawnSpec } from "./command";
 
 // Why not the SDK's StdioClientTransport: it merges its own default variables (HOME, USER, SHELL, TERM...) into
@@ -12,6 +12,9 @@ import type { SpawnSpec } from "./command";
 export type HostExit = { code: number | null; signal: NodeJS.Signals | null };
 
 const STDERR_LINES = 200;
+/** One message longer than this cannot be split from the stream any more, so the host must go. */
+const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+const NEWLINE = 0x0a;
 
 /** "exit code 137, signal SIGKILL": the shell's code for a signal, and the signal a 128+N code stands for. */
 export function describeExit({ code, signal }: HostExit): string {
@@ -27,13 +30,22 @@ export class HostTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  /** Sees each message first, in arrival order; a message it claims (returns true) goes no further. */
+  /**
+   * Sees each line's JSON first, before it is checked as JSON-RPC: the answers to the calls sent past the SDK's
+   * Client (call-wire.ts), which checks its own. A value it claims (returns true) goes no further.
+   */
+  claim?: (value: unknown) => boolean;
+  /** Sees each message next, in arrival order; a message it claims (returns true) goes no further. */
   intercept?: (message: JSONRPCMessage) => boolean;
+  /** The process's pipes closed: called before onclose, which the SDK's Client takes for itself. */
+  onended?: () => void;
 
   /** How the process ended; null while it runs. */
   exit: HostExit | null = null;
   private child?: ChildProcess;
-  private readonly buffer = new ReadBuffer({ maxBufferSize: 64 * 1024 * 1024 });
+  /** The start of a line not yet ended, as it came: joined once when its end arrives, not on every chunk. */
+  private partial: Buffer[] = [];
+  private partialBytes = 0;
   private readonly stderrLines: string[] = [];
   private stderrPartial = "";
   private closing = false;
@@ -69,6 +81,7 @@ export class HostTransport implements Transport {
     });
     child.on("close", (code, signal) => {
       this.exit ??= { code, signal };
+      this.onended?.();
       this.onclose?.();
     });
     return new Promise((resolve, reject) => {
@@ -82,25 +95,45 @@ export class HostTransport implements Transport {
   }
 
   private readStdout(chunk: Buffer) {
-    try {
-      this.buffer.append(chunk);
-    } catch (error) {
-      // One message over 64 MB: the stream can no longer be split into messages, so the host must go.
-      this.onerror?.(error as Error);
+    let start = 0;
+    for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
+      let line = chunk.subarray(start, end);
+      if (this.partialBytes > 0) {
+        line = Buffer.concat([...this.partial, line], this.partialBytes + line.length);
+        this.partial = [];
+        this.partialBytes = 0;
+      }
+      start = end + 1;
+      this.readLine(line);
+    }
+    if (start === chunk.length) return;
+    this.partialBytes += chunk.length - start;
+    if (this.partialBytes > MAX_MESSAGE_BYTES) {
+      this.partial = [];
+      this.partialBytes = 0;
+      this.onerror?.(new Error(`The tool host wrote a message over ${MAX_MESSAGE_BYTES} bytes`));
       this.kill();
       return;
     }
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.buffer.readMessage();
-      } catch (error) {
-        this.onerror?.(error as Error);
-        continue;
-      }
-      if (message === null) return;
-      if (!this.intercept?.(message)) this.onmessage?.(message);
+    this.partial.push(start === 0 ? chunk : chunk.subarray(start));
+  }
+
+  private readLine(line: Buffer) {
+    let value: unknown;
+    try {
+      value = JSON.parse(line.toString("utf8"));
+    } catch {
+      return; // not JSON (a stray line on stdout): skipped, as the SDK's own reader does
     }
+    if (this.claim?.(value)) return;
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      return;
+    }
+    if (!this.intercept?.(message)) this.onmessage?.(message);
   }
 
   private readStderr(chunk: Buffer) {

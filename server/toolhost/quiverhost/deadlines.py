@@ -31,6 +31,9 @@ class Deadlines:
         self._order = itertools.count()
         self._wake = threading.Condition(threading.Lock())
         self._finished = 0  # watches in the heap whose call is done
+        # When the watcher wakes next on its own (None: only when told): a watch is
+        # told to it only when sooner, so a call under the usual bound wakes no thread.
+        self._until: float | None = None
         self._name = name
         self._thread: threading.Thread | None = None
 
@@ -44,7 +47,8 @@ class Deadlines:
                 self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
                 self._thread.start()
             heapq.heappush(self._heap, entry)
-            if self._heap[0] is entry:  # sooner than what the watcher sleeps towards
+            if self._until is None or entry[0] < self._until:
+                self._until = entry[0]
                 self._wake.notify()
         return watch
 
@@ -69,7 +73,9 @@ class Deadlines:
             while True:
                 due = []
                 now = time.monotonic()
-                while self._heap and (self._heap[0][2].expire is None or self._heap[0][0] <= now):
+                # Finished watches not yet due are left to done()'s rebuild: popping them
+                # would empty the heap, and then every next call's watch would wake this thread.
+                while self._heap and self._heap[0][0] <= now:
                     _, _, watch = heapq.heappop(self._heap)
                     if watch.expire is None:
                         self._finished -= 1
@@ -88,7 +94,8 @@ class Deadlines:
                     finally:
                         self._wake.acquire()
                     continue
-                self._wake.wait(self._heap[0][0] - now if self._heap else None)
+                self._until = self._heap[0][0] if self._heap else None
+                self._wake.wait(self._until - now if self._until is not None else None)
 
 
 # One watcher for the process.

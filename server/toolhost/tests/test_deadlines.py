@@ -41,6 +41,20 @@ class DeadlinesTests(unittest.TestCase):
             deadlines.done(deadlines.watch(120, lambda: None))
         self.assertLess(len(deadlines._heap), 200)
 
+    def test_calls_done_under_the_usual_bound_wake_no_thread(self):
+        # Each watch no sooner than what the watcher sleeps towards is not told to it:
+        # a no-op call would otherwise pay for waking a thread.
+        deadlines = Deadlines()
+        deadlines.done(deadlines.watch(60, lambda: None))
+        time.sleep(0.05)  # the watcher is asleep until that bound
+        told = []
+        notify = deadlines._wake.notify
+        deadlines._wake.notify = lambda *args: (told.append(args), notify(*args))
+        for _ in range(500):
+            deadlines.done(deadlines.watch(60, lambda: None))
+        self.assertEqual(told, [])
+        self.assertLess(len(deadlines._heap), 200)
+
     def test_an_expire_that_raises_does_not_stop_the_watching(self):
         deadlines, fired = Deadlines(), threading.Event()
 
