@@ -13,7 +13,7 @@ let flush: () => Promise<void>;
 beforeAll(async () => {
   receiver = await startReceiver();
   ({ s, agent, flush } = await tracedStudio("traces-plain", { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }));
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await s?.close();

@@ -1,7 +1,8 @@
 // What the trace tests share: a small OTLP/HTTP receiver on 127.0.0.1 that keeps every JSON export it is sent (the
 // exporter's own encoding, read back as the OTLP JSON mapping says), the spans decoded from them, and a scratch studio
-// whose tools make one ordinary call, one that echoes a secret setting, and one that fails. The environment is set
-// before anything of the studio is imported, since the configuration is read once per process.
+// whose tools make one ordinary call, one that echoes a secret setting, one that fails and one that calls a built-in
+// through ctx.system. The environment is set before anything of the studio is imported, since the configuration is
+// read once per process.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Studio } from "@/tests/integration/runtime/setup";
@@ -73,7 +74,7 @@ export const TOKEN = "svc_live_otel_5e4d3c2b1a";
 
 const BOX = `"""Small tools the trace tests call."""
 
-from quiver import tool
+from quiver import Context, tool
 
 
 @tool
@@ -94,6 +95,17 @@ def crash(reason: str) -> str:
         reason: The message.
     """
     raise ValueError(reason)
+
+
+@tool(risk="write")
+def remember(key: str, value: str, ctx: Context) -> str:
+    """Remember a fact through the studio's memory.
+
+    Args:
+        key: The fact's key.
+        value: Its value.
+    """
+    return ctx.system.memory.memory_set(key=key, value=value)
 `;
 
 const SERVICE = `"""A service whose tool leaks its token on purpose."""
@@ -119,7 +131,8 @@ def whoami(ctx: Context, settings: Settings) -> str:
 `;
 
 /**
- * The environment of a traced studio, then the studio: an agent with the three tools and the SERVICE_TOKEN secret.
+ * The environment of a traced studio, then the studio: an agent with the tools (one of which calls memory_set through
+ * ctx.system) and the SERVICE_TOKEN secret.
  * `env` is applied before the studio's modules load.
  */
 export async function tracedStudio(name: string, env: Record<string, string>): Promise<{ s: Studio; agent: string; flush: () => Promise<void> }> {
@@ -129,6 +142,6 @@ export async function tracedStudio(name: string, env: Record<string, string>): P
   const { flushTraces } = await import("@/server/telemetry");
   const s = await studio(name, { "box.py": BOX, "service.py": SERVICE });
   await createSecret(s.database.db, "admin", { name: "SERVICE_TOKEN", value: TOKEN });
-  const agent = await s.agent({ tools: [{ entry: "tools/box.py" }, { entry: "tools/service.py", settings: { token: "${SERVICE_TOKEN}" } }] });
+  const agent = await s.agent({ tools: [{ entry: "tools/box.py" }, { entry: "tools/service.py", settings: { token: "${SERVICE_TOKEN}" } }, { entry: "system:memory#memory_set" }] });
   return { s, agent, flush: flushTraces };
 }

@@ -18,7 +18,7 @@ beforeAll(async () => {
     OTEL_SERVICE_NAME: "quiver-traces-test",
     QUIVER_OTEL_CONTENT: "1",
   }));
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await s?.close();
@@ -91,6 +91,18 @@ describe("run traces", () => {
     const everything = receiver.bodies.join("\n");
     expect(everything).not.toContain(TOKEN);
     expect(everything).not.toContain(Buffer.from(TOKEN).toString("base64"));
+  });
+
+  it("R-otel-spans: a call a running tool made through ctx.system is a span under that tool's span", async () => {
+    s.model.reply(call("box__remember", { key: "tz", value: "UTC" }, "call-outer"), text("done"));
+    const runId = await s.run(agent);
+    const { root, spans } = await traceOf(runId);
+    const outer = spans.find((sp) => sp.attributes["gen_ai.tool.call.id"] === "call-outer")!;
+    const nested = spans.find((sp) => sp.attributes["gen_ai.tool.name"] === "memory_set")!;
+    expect(outer.parent).toBe(root.spanId);
+    expect(nested.name).toBe("execute_tool memory_set");
+    expect(nested.parent).toBe(outer.spanId);
+    expect(nested.attributes["quiver.tool.outcome"]).toBe("ok");
   });
 
   it("R-otel-spans: a failed call, a refused call and a failed run carry error.type", async () => {
