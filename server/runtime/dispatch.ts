@@ -168,14 +168,16 @@ async function execute(run: Run, p: PreparedCall): Promise<Omit<ResultRecord, "c
   const started = performance.now();
   let result: Attempt;
   let attempts = 0;
-  // Recorded before it is dispatched, and waited for: a process taking the run over knows it may have run.
-  if (p.step) await journalStart(run.deps.db, run.id, p.step, { callId: p.callId, operation: op.name });
+  // Recorded before it is dispatched, and waited for: a process taking the run over knows it may have run. The row
+  // and the first tool_started are written side by side and both waited for (R-journal-side-by-side).
+  const recorded = p.step ? journalStart(run.deps.db, run.id, p.step, { callId: p.callId, operation: op.name }) : null;
   const idempotency = p.step ? idempotencyKey(run.id, p.step) : undefined;
   for (;;) {
     attempts++;
     // Waited for: events are stored in order, so the model's message and this call's tool_call are stored too. A
     // takeover that did not find them would ask the model again and dispatch the call anew (R-journal-started).
-    await run.emit("tool_started", { callId: p.callId, operation: op.name, attempt: attempts, timeoutS: bound });
+    const stored = run.emit("tool_started", { callId: p.callId, operation: op.name, attempt: attempts, timeoutS: bound });
+    await (recorded && attempts === 1 ? Promise.all([recorded, stored]) : stored);
     result = await attempt(run, op, p.callId, args, bound, {
       resumed: p.resumed?.asked === "question" && attempts === 1,
       idempotencyKey: idempotency,

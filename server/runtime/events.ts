@@ -34,6 +34,13 @@ const BATCH = 200;
  */
 const GATHER_MS = 3;
 
+/**
+ * The events a run waits on before it acts: a call is dispatched only once its tool_started is stored
+ * (R-journal-started). One of these cuts the gathering short, so the call waits for one statement, not for the
+ * gathering as well (R-events-hurry); the events of the moment still share its INSERT.
+ */
+const URGENT: ReadonlySet<RunEventType> = new Set(["tool_started"]);
+
 /** The stored id an event id names: "17" and "17.3" both resume after 17. */
 export function storedIdOf(id: string | null | undefined): number {
   if (!id) return 0;
@@ -44,6 +51,10 @@ export function storedIdOf(id: string | null | undefined): number {
 export class EventLog {
   private queue: Pending[] = [];
   private writing: Promise<void> | null = null;
+  /** Ends the current gathering at the loop's next turn; null when none is under way. */
+  private hurry: (() => void) | null = null;
+  /** Whether the queue holds an urgent event: the next gathering then waits for one turn of the loop only. */
+  private urgent = false;
   private readonly listeners = new Map<string, Set<Listener>>();
   /** Listeners to every run's start and status: what a list of runs needs to move on. */
   private readonly statusListeners = new Set<Listener>();
@@ -63,6 +74,10 @@ export class EventLog {
   append(runId: string, type: RunEventType, data: Record<string, unknown>): Promise<RunEvent> {
     return new Promise((resolve, reject) => {
       this.queue.push({ runId, type, data, at: new Date(), done: (e) => (e instanceof Error ? reject(e) : resolve(e)) });
+      if (URGENT.has(type)) {
+        this.urgent = true;
+        this.hurry?.();
+      }
       this.writing ??= this.write();
     });
   }
@@ -78,8 +93,9 @@ export class EventLog {
   private async write(): Promise<void> {
     while (this.queue.length > 0) {
       // Let the appends of the next few milliseconds (from every run) join the batch, unless it is full already.
-      if (this.queue.length < BATCH) await new Promise<void>((resolve) => setTimeout(resolve, GATHER_MS));
+      if (this.queue.length < BATCH) await this.gather();
       const batch = this.queue.splice(0, BATCH);
+      this.urgent = this.queue.some((p) => URGENT.has(p.type));
       try {
         const rows = await this.db
           .insert(runEvents)
@@ -102,6 +118,25 @@ export class EventLog {
       }
     }
     this.writing = null;
+  }
+
+  /** GATHER_MS, or one turn of the loop (setImmediate: after its I/O) once an urgent event is queued. */
+  private gather(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
+        clearTimeout(timer);
+        this.hurry = null;
+        resolve();
+      };
+      this.hurry = () => {
+        this.hurry = null;
+        clearTimeout(timer);
+        setImmediate(done);
+      };
+      if (this.urgent) this.hurry();
+      else timer = setTimeout(done, GATHER_MS);
+    });
   }
 
   /** Resolves once everything appended so far is stored. */

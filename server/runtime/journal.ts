@@ -2,11 +2,13 @@
 // step, call index) unique in run_steps. A call's row is written, and waited for, before the call is dispatched, and
 // its result when it returns (R-journal-started), so whichever process takes the run over knows which calls may
 // have run and what each answered, even where the run's events (written in batches, not waited for) had not been
-// stored yet when its process died (R-journal-replay).
+// stored yet when its process died (R-journal-replay). The rows of every run are written in groups, one statement
+// per kind of write at a time (journal-writer.ts, R-journal-group).
 import { createHash } from "node:crypto";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { runSteps } from "@/db/schema";
+import { journalWriter } from "./journal-writer";
 import type { PreparedCall, ResultRecord, Run } from "./run";
 import type { StepKey } from "./shapes";
 
@@ -22,23 +24,17 @@ export function idempotencyKey(runId: string, key: StepKey): string {
   return createHash("sha256").update(`${runId}/${key.step}/${key.index}`).digest("hex").slice(0, 32);
 }
 
-/** The step started: its row written (a second dispatch of the same key counts one attempt more, never a second row). */
-export async function journalStart(db: Db, runId: string, key: StepKey, call: { callId: string | null; operation: string | null }): Promise<void> {
-  await db
-    .insert(runSteps)
-    .values({ runId, step: key.step, callIndex: key.index, callId: call.callId, operation: call.operation })
-    .onConflictDoUpdate({
-      target: [runSteps.runId, runSteps.step, runSteps.callIndex],
-      set: { attempts: sql`${runSteps.attempts} + 1`, result: null, endedAt: null, startedAt: new Date() },
-    });
+/**
+ * The step started: its row written (a second dispatch of the same key counts one attempt more, never a second row).
+ * Resolves once the row is stored, in a group with the other runs' journal writes of the moment (R-journal-group).
+ */
+export function journalStart(db: Db, runId: string, key: StepKey, call: { callId: string | null; operation: string | null }): Promise<void> {
+  return journalWriter(db).push({ kind: "start", runId, key, callId: call.callId, operation: call.operation, at: new Date() });
 }
 
-/** What the step answered. */
-export async function journalResult(db: Db, runId: string, key: StepKey, result: Record<string, unknown>): Promise<void> {
-  await db
-    .update(runSteps)
-    .set({ result, endedAt: new Date() })
-    .where(and(eq(runSteps.runId, runId), eq(runSteps.step, key.step), eq(runSteps.callIndex, key.index)));
+/** What the step answered; resolves once it is stored. */
+export function journalResult(db: Db, runId: string, key: StepKey, result: Record<string, unknown>): Promise<void> {
+  return journalWriter(db).push({ kind: "result", runId, key, result, at: new Date() });
 }
 
 /** The run's journal in step order. */
