@@ -1,6 +1,7 @@
 "use client";
 // The editor's right-hand side: what the model sees of the open file, its settings, Try it and History.
 import * as Tabs from "@radix-ui/react-tabs";
+import { memo } from "react";
 import type { CatalogFile } from "@/server/host/protocol";
 import { HistoryPanel } from "./history-panel";
 import { SchemaPreview } from "./schema-preview";
@@ -14,7 +15,9 @@ const tabs = [
   ["history", "History"],
 ] as const;
 
-export function FilePanels({
+// Memoised: the editor re-renders on every keystroke, and none of this changes until the next derivation answers,
+// so typing spends no time on the cards (R-preview-pause).
+export const FilePanels = memo(function FilePanels({
   path,
   shown,
   stale,
@@ -57,4 +60,4 @@ export function FilePanels({
       </Tabs.Content>
     </Tabs.Root>
   );
-}
+});

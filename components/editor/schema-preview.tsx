@@ -2,7 +2,7 @@
 // What the model sees for each operation of the file: name, description and the input schema, as JSON
 // and as a table. Only these three things reach the model (R-schema-three-things).
 import { Check, Copy } from "lucide-react";
-import { useState } from "react";
+import { memo, useState } from "react";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { CatalogFile, CatalogTool } from "@/server/host/protocol";
 
@@ -98,6 +98,10 @@ function OperationCard({ tool }: { tool: CatalogTool }) {
   );
 }
 
+// Each answer is a new object, even for the operations the keystroke did not touch: comparing what a card shows lets
+// only the edited operation's card render again when the answer lands (R-preview-pause).
+const SameOperationCard = memo(OperationCard, (before, after) => before.tool === after.tool || JSON.stringify(before.tool) === JSON.stringify(after.tool));
+
 export function SchemaPreview({ entry, stale, pending }: { entry: CatalogFile | null; stale: boolean; pending: boolean }) {
   if (!entry) return <p className="p-4 text-sm text-zinc-500 dark:text-zinc-400">Reading the file…</p>;
   return (
@@ -123,7 +127,7 @@ export function SchemaPreview({ entry, stale, pending }: { entry: CatalogFile | 
           No operations yet. A public function with type hints and a docstring becomes one.
         </p>
       ) : (
-        entry.tools.map((tool) => <OperationCard key={tool.name} tool={tool} />)
+        entry.tools.map((tool) => <SameOperationCard key={tool.name} tool={tool} />)
       )}
     </div>
   );

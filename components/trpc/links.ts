@@ -1,6 +1,6 @@
 // The browser's tRPC links, apart from the provider so a test can speak to the studio exactly as a page does.
 // Edit when a procedure starts streaming its answer (STREAMED) or the transport changes.
-import { httpBatchLink, httpBatchStreamLink, httpSubscriptionLink, splitLink, type HTTPHeaders, type TRPCLink } from "@trpc/client";
+import { httpBatchLink, httpBatchStreamLink, httpLink, httpSubscriptionLink, splitLink, type HTTPHeaders, type TRPCLink } from "@trpc/client";
 import type { AppRouter } from "@/server/trpc/router";
 
 /**
@@ -8,6 +8,13 @@ import type { AppRouter } from "@/server/trpc/router";
  * acts is never a subscription, which travels as a GET that a link on another site could send (R-req-acting-post).
  */
 const STREAMED = new Set(["tools.try.run", "mcpServers.try"]);
+
+/**
+ * Sent alone, at once: the live preview's request leaves as soon as the pause ends instead of after the batch's
+ * timer, and its abort cancels its own fetch, where a batch is cancelled only once every request in it is
+ * (R-preview-pause).
+ */
+const UNBATCHED = new Set(["tools.preview"]);
 
 // Queries too travel as POSTs, their input in the body: some inputs (the whole declaration agents.validate checks)
 // are far too large for a URL, which the server refuses with 431 past its header limit. The route allows it
@@ -22,7 +29,11 @@ export function studioLinks(url = "/api/trpc", headers?: () => HTTPHeaders): TRP
       false: splitLink({
         condition: (op) => STREAMED.has(op.path),
         true: httpBatchStreamLink({ url, headers }),
-        false: httpBatchLink({ url, headers, methodOverride: "POST" }),
+        false: splitLink({
+          condition: (op) => UNBATCHED.has(op.path),
+          true: httpLink({ url, headers }),
+          false: httpBatchLink({ url, headers, methodOverride: "POST" }),
+        }),
       }),
     }),
   ];
