@@ -67,7 +67,7 @@ test.afterAll(async () => {
 });
 
 test("R-a11y-axe: sign-in and home", async ({ browser }) => {
-  // axe opens a page of its own beside the one it checks, which a context made by browser.newPage() refuses.
+  // A browser of its own with nobody signed in, so the admin's page stays signed in for the other checks.
   const stranger = await (await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } })).newPage();
   await stranger.goto("/sign-in");
   await expect(stranger.getByRole("button", { name: "Sign in" })).toBeVisible();

@@ -24,10 +24,14 @@ export const AXE_IGNORED: readonly { selector?: string; rule?: string; why: stri
 
 export type Scheme = "light" | "dark";
 
-/** Waits for colour transitions to end, so axe reads the colours a person sees and not a frame in between. */
+/**
+ * Waits for colour transitions to end, so axe reads the colours a person sees and not a frame in between. A spinner's
+ * or a pulse's endless animation never ends: waiting on it would only spend the whole bound on every check.
+ */
 async function settle(page: Page): Promise<void> {
   await page.evaluate(async () => {
-    const finished = Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined)));
+    const ending = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity);
+    const finished = Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
     await Promise.race([finished, new Promise((done) => setTimeout(done, 1_000))]);
     await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   });
@@ -46,7 +50,9 @@ export function describeViolation(v: Result): string {
 export async function blockingViolations(page: Page, scheme: Scheme): Promise<Result[]> {
   await page.emulateMedia({ colorScheme: scheme });
   await settle(page);
-  let builder = new AxeBuilder({ page }).withTags(WCAG_TAGS);
+  // The studio draws no frames of its own, so axe runs in the page itself (legacy mode: same-origin frames only) instead
+  // of opening a blank page per check to merge each frame's partial results, which costs a page and two injections.
+  let builder = new AxeBuilder({ page }).withTags(WCAG_TAGS).setLegacyMode();
   const rules = AXE_IGNORED.flatMap((i) => (i.rule ? [i.rule] : []));
   if (rules.length > 0) builder = builder.disableRules(rules);
   for (const i of AXE_IGNORED) if (i.selector) builder = builder.exclude(i.selector);
