@@ -132,6 +132,7 @@ class Connection:
             message = {"jsonrpc": "2.0", "id": request_id, "method": method}
             if params is not None:
                 message["params"] = params
+            self._turns.pass_kept()  # the answer must be read while this waits
             self.send(message)
             if not arrived.wait(timeout):
                 raise TimeoutError(f"the client did not answer {method} within {timeout:g} s")
@@ -146,11 +147,13 @@ class Connection:
             self._pending.pop(request_id, None)
 
     def serve(self, on_request: Handler, on_notification: Callable[[str, dict], None],
-              threaded: Callable[[str], bool]) -> None:
+              threaded: Callable[[str], bool],
+              quick: Callable[[str, dict], bool] = lambda method, params: False) -> None:
         """Read until the client closes its end; `threaded(method)` says which
         requests may take a while: the thread that reads one passes reading on
-        to another (turns.py) and answers it itself."""
-        self._turns.run(lambda: self._read_one(on_request, on_notification, threaded))
+        to another (turns.py) and answers it itself, at once, or only once it
+        takes long when `quick(method, params)` says it usually does not."""
+        self._turns.run(lambda: self._read_one(on_request, on_notification, threaded, quick))
         # The client closed its end: nothing it could still answer, but the calls
         # in flight (each bounded) are answered before the host stops.
         with self._write_lock:
@@ -163,7 +166,7 @@ class Connection:
         self.closed.set()
 
     def _read_one(self, on_request: Handler, on_notification: Callable[[str, dict], None],
-                  threaded: Callable[[str], bool]) -> bool:
+                  threaded: Callable[[str], bool], quick: Callable[[str, dict], bool]) -> bool:
         """Read and route one line; False at the end of the input."""
         try:
             raw = self._reader.readline()
@@ -178,11 +181,12 @@ class Connection:
                 self.send({"jsonrpc": "2.0", "id": None,
                            "error": {"code": PARSE_ERROR, "message": f"Parse error: {exc}"}})
                 return True
-            self._route(message, on_request, on_notification, threaded)
+            self._route(message, on_request, on_notification, threaded, quick)
         return True
 
     def _route(self, message: Any, on_request: Handler,
-               on_notification: Callable[[str, dict], None], threaded: Callable[[str], bool]) -> None:
+               on_notification: Callable[[str, dict], None], threaded: Callable[[str], bool],
+               quick: Callable[[str, dict], bool]) -> None:
         if not isinstance(message, dict):
             what = "batches are not supported" if isinstance(message, list) else "not an object"
             self._error(None, RpcError(INVALID_REQUEST, f"Invalid Request: {what}; send one "
@@ -211,10 +215,18 @@ class Connection:
         with self._write_lock:
             self._unanswered += 1
         if threaded(method):
-            self._turns.pass_on()  # reading goes on elsewhere; this thread answers
-            # In a fresh context, as on a thread of its own: a context variable one
-            # call sets (decimal's precision, say) must not be seen by the next.
-            contextvars.Context().run(self._answer, reply, params, on_request)
+            kept = isinstance(params, dict) and quick(method, params)
+            if kept:
+                self._turns.keep()  # passed on only if it takes long
+            else:
+                self._turns.pass_on()  # reading goes on elsewhere; this thread answers
+            try:
+                # In a fresh context, as on a thread of its own: a context variable one
+                # call sets (decimal's precision, say) must not be seen by the next.
+                contextvars.Context().run(self._answer, reply, params, on_request)
+            finally:
+                if kept:
+                    self._turns.kept()
         else:
             self._answer(reply, params, on_request)
 

@@ -11,6 +11,7 @@ import itertools
 import re
 import sys
 import threading
+import time
 import traceback
 from typing import Any
 
@@ -35,6 +36,10 @@ CHECK_SECRET_SECONDS = 10.0
 # Requests that run user code, or wait on it: the thread that reads one passes
 # reading on to another and answers it itself (turns.py).
 THREADED = {"tools/call", "quiver/preview", "quiver/check_secret", "quiver/hook", "quiver/behaviour"}
+# A tool whose last call took longer than this passes reading on at once; the
+# others' calls keep it unless they take long (turns.py, R-host-reading-turn).
+SLOW_CALL_S = 0.001
+SLOW_TOOLS_KEPT = 1000  # names remembered as slow, at most
 
 
 class Host:
@@ -49,6 +54,7 @@ class Host:
         self.watch_interval = watch_interval
         self.initialized = False
         self._controls: dict[Any, Control] = {}
+        self._slow: set[str] = set()
         self.methods = {
             "initialize": self.initialize, "ping": lambda params, _reply: {},
             "tools/list": self.list_tools, "tools/call": self.call_tool,
@@ -61,7 +67,12 @@ class Host:
         self.tree.refresh()
         if self.watch_interval > 0:
             threading.Thread(target=self._watch, name="quiver-watch", daemon=True).start()
-        self.connection.serve(self.handle, self.notice, lambda method: method in THREADED)
+        self.connection.serve(self.handle, self.notice, lambda method: method in THREADED,
+                              self._quick)
+
+    def _quick(self, method: str, params: dict) -> bool:
+        name = params.get("name")
+        return method == "tools/call" and isinstance(name, str) and name not in self._slow
 
     def refresh(self) -> None:
         """Re-import moved files, drop their instances, and tell the client."""
@@ -113,6 +124,7 @@ class Host:
         # cancellation answers early through `reply`, which then drops the late result.
         control = self._controls[reply.id] = Control(
             lambda answer: reply.nothing() if answer is None else reply.result(answer))
+        started = time.monotonic()
         try:
             result = self.calls.run(name, params.get("arguments"), meta,
                                     progress=self._progress(meta.get("progressToken")),
@@ -120,7 +132,16 @@ class Host:
         finally:
             if self._controls.get(reply.id) is control:  # a stuck call's id may be in use again
                 del self._controls[reply.id]
+            self._remember_speed(name, time.monotonic() - started)
         return NO_REPLY if result is None else result
+
+    def _remember_speed(self, name: str, seconds: float) -> None:
+        if seconds <= SLOW_CALL_S:
+            self._slow.discard(name)
+        else:
+            if len(self._slow) >= SLOW_TOOLS_KEPT:
+                self._slow.clear()
+            self._slow.add(name)
 
     def _progress(self, token: Any):
         if token is None:

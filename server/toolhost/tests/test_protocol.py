@@ -14,7 +14,8 @@ from quiverhost.protocol import NO_REPLY, Connection, RpcError
 class Wire:
     """A connection whose client side the test plays: lines in, lines out."""
 
-    def __init__(self, on_request=None, threaded=lambda method: False):
+    def __init__(self, on_request=None, threaded=lambda method: False,
+                 quick=lambda method, params: False):
         to_host_r, self._to_host = os.pipe()
         self._from_host, from_host_w = os.pipe()
         self.client_out = os.fdopen(self._to_host, "wb")
@@ -24,7 +25,7 @@ class Wire:
         self.thread = threading.Thread(
             target=self.connection.serve,
             args=(on_request or (lambda method, params, reply: {"echo": params}),
-                  lambda method, params: self.notes.append(method), threaded),
+                  lambda method, params: self.notes.append(method), threaded, quick),
             daemon=True)
         self.thread.start()
 
@@ -173,6 +174,37 @@ class ConnectionTests(unittest.TestCase):
         self.assertEqual(wire.receive(), {"jsonrpc": "2.0", "id": 2, "result": {"method": "ping"}})
         release.set()
         self.assertEqual(wire.receive()["id"], 1)
+
+    def test_a_request_expected_quick_that_is_slow_does_not_hold_up_reading_for_long(self):
+        """R-host-reading-turn."""
+        release = threading.Event()
+        self.addCleanup(release.set)
+
+        def handler(method, params, reply):
+            if method == "usually_quick":
+                release.wait(10)
+            return {"method": method}
+        wire = self.wire(on_request=handler, threaded=lambda method: True,
+                         quick=lambda method, params: method == "usually_quick")
+        wire.send({"jsonrpc": "2.0", "id": 1, "method": "usually_quick"})
+        wire.send({"jsonrpc": "2.0", "id": 2, "method": "ping"})
+        self.assertEqual(wire.receive(), {"jsonrpc": "2.0", "id": 2, "result": {"method": "ping"}})
+        release.set()
+        self.assertEqual(wire.receive()["id"], 1)
+
+    def test_a_kept_request_that_asks_the_client_has_the_answer_read(self):
+        """R-host-reading-turn: the answer to ctx.ask is read while the call waits."""
+        def handler(method, params, reply):
+            return {"told": wire.connection.request("quiver/ask", {"question": "?"}, timeout=10)}
+        wire = self.wire(on_request=handler, threaded=lambda method: True,
+                         quick=lambda method, params: True)
+        wire.connection._turns._net = 60  # only the request itself may pass the turn on
+        wire.send({"jsonrpc": "2.0", "id": 1, "method": "asks"})
+        asked = wire.receive()
+        self.assertEqual(asked["method"], "quiver/ask")
+        wire.send({"jsonrpc": "2.0", "id": asked["id"], "result": {"answer": "yes"}})
+        self.assertEqual(wire.receive(), {"jsonrpc": "2.0", "id": 1,
+                                          "result": {"told": {"answer": "yes"}}})
 
     def test_the_end_of_input_waits_for_answers_not_for_the_threads_that_gave_them(self):
         stuck = threading.Event()

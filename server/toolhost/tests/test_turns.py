@@ -77,6 +77,67 @@ class TurnsTests(unittest.TestCase):
         self.assertFalse(runner.is_alive())
         self.assertLessEqual(turns.started, 3)  # two take turns; never a thread per pass
 
+    def run_kept(self, step, turns: Turns) -> None:
+        runner = threading.Thread(target=turns.run, args=(step,), daemon=True)
+        runner.start()
+        runner.join(10)
+        self.assertFalse(runner.is_alive(), "the steps did not end")
+
+    def test_kept_steps_that_end_quickly_keep_the_turn_and_wake_no_thread(self):
+        """R-host-reading-turn: a quick call wakes no other thread."""
+        turns, threads = Turns(name="quiver-turns-test"), []
+
+        def step() -> bool:
+            threads.append(threading.current_thread().name)
+            turns.keep()
+            turns.kept()
+            return len(threads) < 200
+        self.run_kept(step, turns)
+        self.assertEqual(len(set(threads)), 1)
+        self.assertEqual(turns.started, 1)
+
+    def test_a_kept_step_that_takes_long_has_its_turn_passed_soon(self):
+        """R-host-reading-turn: a call expected quick holds up reading briefly."""
+        turns, release = Turns(name="quiver-turns-test", soon=0.001, net=0.01), threading.Event()
+        self.addCleanup(release.set)
+        seen: list[tuple[str, float]] = []
+
+        def step() -> bool:
+            seen.append((threading.current_thread().name, time.monotonic()))
+            if len(seen) == 1:
+                turns.keep()  # expected quick, but stuck until the test ends
+                release.wait(10)
+                turns.kept()
+                return True
+            return False
+        runner = threading.Thread(target=turns.run, args=(step,), daemon=True)
+        runner.start()
+        runner.join(5)
+        self.assertFalse(runner.is_alive(), "reading waited for the stuck step")
+        (first, began), (second, went_on) = seen
+        self.assertNotEqual(first, second)
+        self.assertLess(went_on - began, 1.0)
+
+    def test_a_kept_step_about_to_wait_passes_its_turn_at_once(self):
+        """R-host-reading-turn: one that asks the studio passes reading on at once."""
+        # A net that never looks: only pass_kept can let reading go on.
+        turns, release = Turns(name="quiver-turns-test", net=60), threading.Event()
+        self.addCleanup(release.set)
+        seen: list[str] = []
+
+        def step() -> bool:
+            seen.append(threading.current_thread().name)
+            if len(seen) == 1:
+                turns.keep()
+                turns.pass_kept()  # as a request to the client does before it waits
+                release.wait(10)
+                turns.kept()
+                return True
+            return False
+        self.run_kept(step, turns)
+        self.assertEqual(len(seen), 2)
+        self.assertNotEqual(seen[0], seen[1])
+
     def test_a_step_that_raises_ends_the_turns(self):
         turns = Turns(name="quiver-turns-test")
 
