@@ -24,6 +24,7 @@ import { Runtime } from "@/server/runtime";
 import { mcpServersOf, readSources, runCatalog } from "@/server/runtime/catalog";
 import { prepare, recordCall, runTurn } from "@/server/runtime/dispatch";
 import { EventLog } from "@/server/runtime/events";
+import { journalWriter } from "@/server/runtime/journal-writer";
 import { Run, type StepMetrics } from "@/server/runtime/run";
 import { agentForRun, insertRun } from "@/server/runtime/store";
 import { VOICE_TIMING } from "@/server/runtime/voice";
@@ -149,7 +150,10 @@ async function pipelineSide(b: Bench, server: string, tool: string): Promise<Sid
       const [result] = await runTurn(run, [p]);
       if (result?.outcome !== "ok") throw new Error(`${tool} answered ${result?.outcome}: ${result?.text}`);
     },
-    drain: () => run.deps.log.flushed(),
+    // Its events and its journal's writes (a call's result is stored after the call answers: R-journal-group).
+    drain: async () => {
+      await Promise.all([run.deps.log.flushed(), journalWriter(b.db).flushed()]);
+    },
   };
 }
 

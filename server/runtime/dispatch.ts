@@ -114,8 +114,9 @@ async function settle(run: Run, p: PreparedCall, result: ResultRecord): Promise<
   });
   if (p.op && !final.deduped) await auditCall(run, p.op, p.callId, final.outcome, final.attempts, final.text);
   // The journal's row of a call that was dispatched gets its result (R-journal-started), also one a person gave it
-  // (R-journal-manual), so a later takeover does not ask again; a call never dispatched has no row to update.
-  if (p.step && !final.deduped && (final.attempts > 0 || p.resumed?.started || p.op?.replay === "manual")) await journalResult(run.deps.db, run.id, p.step, { ...final, name: p.name }).catch(() => undefined);
+  // (R-journal-manual), so a later takeover does not ask again; a call never dispatched has no row to update. Not
+  // waited for here: the run's next journal write (its next model turn's row) is, and lands after it (R-journal-group).
+  if (p.step && !final.deduped && (final.attempts > 0 || p.resumed?.started || p.op?.replay === "manual")) void journalResult(run.deps.db, run.id, p.step, { ...final, name: p.name }).catch(() => undefined);
   return final;
 }
 

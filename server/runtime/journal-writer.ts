@@ -66,11 +66,24 @@ class JournalWriter {
 
   constructor(private readonly db: Db) {}
 
+  /** The latest write asked for, settled either way: groups are written in order, so all before it are too. */
+  private last: Promise<void> = Promise.resolve();
+
+  /** Resolves once every write asked for so far has been written (or refused), however busy the writer stays. */
+  flushed(): Promise<void> {
+    return this.last;
+  }
+
   push(op: Start | Result): Promise<void> {
-    return new Promise((resolve, reject) => {
+    const written = new Promise<void>((resolve, reject) => {
       this.queue.push({ ...op, done: (error) => (error ? reject(error) : resolve()) });
       this.writing ??= this.drain();
     });
+    this.last = written.then(
+      () => undefined,
+      () => undefined,
+    );
+    return written;
   }
 
   private async drain(): Promise<void> {

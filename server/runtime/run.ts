@@ -11,6 +11,7 @@ import { hostFor, type Host } from "@/server/host";
 import type { Masker } from "@/server/secrets/mask";
 import type { RunCatalog, RunOperation } from "./catalog";
 import type { EventLog, RunEvent } from "./events";
+import { journalWriter } from "./journal-writer";
 import { newLane, type SerialLane, type SpecialistRuntime } from "./specialist-link";
 import type { ClientCall, Decision, EventData, Outcome, Person, RecoveryAction, RunEventType, StepKey, Todo } from "./shapes";
 import { updateRun } from "./store";
@@ -180,8 +181,8 @@ export class Run {
     this.status = status;
     const ended = status === "done" || status === "failed" || status === "cancelled";
     this.statusChain = this.statusChain.then(async () => {
-      // The events that led here are stored before the row says so (a restart then finds them).
-      await this.deps.log.flushed();
+      // The events that led here, and the journal's writes, are stored before the row says so (a restart then finds them).
+      await Promise.all([this.deps.log.flushed(), journalWriter(this.deps.db).flushed()]);
       if (this.abandoned) return;
       const masked = error === null ? null : this.mask(error);
       await updateRun(this.deps.db, this.id, {
