@@ -4,7 +4,8 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { startStudio } = await import("./server/startup");
     // Not awaited: pages that need no database serve at once, routes that do wait for it,
-    // and /api/health answers 503 "still starting" until the migrations are done.
-    void startStudio();
+    // and /api/health answers 503 "still starting" until the migrations are done. The run queue and the scheduler
+    // start once the first page has been served (R-boot-after-page).
+    void startStudio({ afterFirstPage: true });
   }
 }

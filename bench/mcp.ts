@@ -296,6 +296,9 @@ async function main() {
   const scratch = mkdtempSync(path.join(tmpdir(), "quiver-bench-mcp-"));
   const tree = path.join(scratch, "tools");
   const dataDir = path.join(scratch, "data");
+  // What reads the data folder from the environment (a catalog's host among them) uses the scratch one, never the
+  // checkout's .quiver (R-bench-scratch).
+  process.env.QUIVER_DATA_DIR = dataDir;
   mkdirSync(tree, { recursive: true });
   process.env.QUIVER_SECRET_KEY ??= "00".repeat(32);
   const database = await openDatabase({ dataDir, databaseUrl: process.env.DATABASE_URL || undefined });

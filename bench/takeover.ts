@@ -84,6 +84,9 @@ async function main() {
   const tree = path.join(scratch, "tools");
   mkdirSync(tree, { recursive: true });
   writeFileSync(path.join(tree, "bench.py"), TOOL);
+  // What reads the data folder from the environment (a catalog's host among them) uses the scratch one, never the
+  // checkout's .quiver (R-bench-scratch).
+  process.env.QUIVER_DATA_DIR = scratch;
   // The shared test database's key unless one is given: every process of a studio needs the same (R-queue-role).
   const key = process.env.QUIVER_SECRET_KEY ?? "c".repeat(64);
   process.env.QUIVER_SECRET_KEY = key;

@@ -83,6 +83,30 @@ function pgChannel(pool: Pool): Channel & { stopAll(): Promise<void> } {
   };
 }
 
+/**
+ * Whether the database already has every committed migration, in one query: drizzle's migrator reads and hashes every
+ * file and runs five statements to find out (R-ops-migrations-check). Same test as drizzle's: pending when a journal
+ * entry is newer than the last migration the database recorded. Any doubt (no table yet) says no, and the migrator runs.
+ */
+async function upToDate(query: (text: string) => Promise<{ rows: unknown[] }>, migrationsFolder: string): Promise<boolean> {
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, "meta", "_journal.json"), "utf8")) as { entries: { when: number }[] };
+  const newest = Math.max(...journal.entries.map((entry) => entry.when));
+  try {
+    const { rows } = await query("SELECT max(created_at) AS last FROM drizzle.__drizzle_migrations");
+    const last = (rows[0] as { last: string | number | null } | undefined)?.last;
+    return last !== null && last !== undefined && Number(last) >= newest;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * PostgreSQL's buffer pool inside PGlite is WebAssembly memory that is resident from the start (128 MB of RSS at
+ * PostgreSQL's default, measured); the operating system caches the data folder's files beneath it anyway
+ * (R-ops-pglite-buffers).
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"];
+
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   const migrationsFolder = options.migrationsDir ?? defaultMigrationsDir;
@@ -90,7 +114,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const pool = new Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = drizzlePg(pool, { schema });
     try {
-      await migratePg(db, { migrationsFolder });
+      if (!(await upToDate((text) => pool.query(text), migrationsFolder))) await migratePg(db, { migrationsFolder });
     } catch (err) {
       await pool.end();
       throw explain(err, "PostgreSQL at DATABASE_URL");
@@ -117,13 +141,13 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   fs.mkdirSync(folder, { recursive: true });
   let client: PGlite | undefined;
   try {
-    client = new PGlite(folder);
+    client = new PGlite(folder, { startParams: PGLITE_START_PARAMS });
     await client.waitReady;
     const db = drizzlePglite(client, { schema });
-    await migratePglite(db, { migrationsFolder });
+    const opened = client;
+    if (!(await upToDate((text) => opened.query(text), migrationsFolder))) await migratePglite(db, { migrationsFolder });
     takeTurns(client);
     let closed = false;
-    const opened = client;
     return {
       db: db as unknown as Db,
       kind: "pglite",

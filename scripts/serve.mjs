@@ -4,8 +4,14 @@
 // see the socket, and X-Forwarded-For is whatever a client wrote (R-req-trusted-proxy, server/http/address.ts).
 // Takes `next start`'s -p/--port and -H/--hostname. `npm start` runs it after building; Playwright starts it too.
 import http from "node:http";
+import module from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+
+// V8's compiled code for every module (Next's server, the build's chunks) kept between starts in the system's temporary
+// folder, checked against each file's contents: a start after the first compiles almost nothing (R-ops-compile-cache).
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+module.enableCompileCache?.();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -41,7 +47,30 @@ const workerOnly = process.env.QUIVER_ROLE === "worker";
 const WORKER_ANSWERS = new Set(["/api/health", "/api/metrics"]);
 const WORKER_ONLY = "This studio process is a worker (QUIVER_ROLE=worker): it drives runs and answers only /api/health and /api/metrics.";
 
+// Once the first answer has gone out and no request is in flight, the start-up begins what no first page needs (the run
+// queue, the scheduler: R-boot-after-page), and the compiled code loaded so far is written to the cache. The same
+// spelling as in server/startup-state.ts.
+const SERVED = Symbol.for("quiver.first-page-served");
+const QUIET_MS = 100;
+let inFlight = 0;
+let quietTimer = null;
+function answered() {
+  inFlight -= 1;
+  const served = (globalThis[SERVED] ??= {});
+  if (served.served || inFlight > 0) return;
+  clearTimeout(quietTimer);
+  quietTimer = setTimeout(() => {
+    if (inFlight > 0 || served.served) return;
+    served.served = true;
+    for (const listener of served.listeners ?? []) listener();
+    served.listeners = [];
+    setTimeout(() => module.flushCompileCache?.(), 5_000).unref();
+  }, QUIET_MS);
+}
+
 const server = http.createServer((req, res) => {
+  inFlight += 1;
+  res.once("close", answered);
   if (workerOnly && !WORKER_ANSWERS.has((req.url ?? "").split("?")[0])) {
     res.writeHead(404, { "content-type": "application/json" });
     res.end(JSON.stringify({ message: WORKER_ONLY }));

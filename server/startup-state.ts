@@ -1,12 +1,15 @@
 // How the studio's start went: still starting, done, or what went wrong once the database itself was
-// fine (a studio key that does not match the secrets, say). Kept on globalThis because instrumentation
-// and routes are bundled apart.
+// fine (a studio key that does not match the secrets, say), and whether the parts started after the first page (the
+// run queue, the scheduler) came up. Kept on globalThis because instrumentation and routes are bundled apart.
 export type StartupFailure = { error: Error; sentence: string };
 
-const holder = globalThis as typeof globalThis & { __quiverStartup?: { done: boolean; failure: StartupFailure | null } };
+type State = { done: boolean; failure: StartupFailure | null; background: StartupFailure | null };
 
-function state() {
-  holder.__quiverStartup ??= { done: false, failure: null };
+const holder = globalThis as typeof globalThis & { __quiverStartup?: State };
+
+function state(): State {
+  holder.__quiverStartup ??= { done: false, failure: null, background: null };
+  holder.__quiverStartup.background ??= null;
   return holder.__quiverStartup;
 }
 
@@ -27,4 +30,31 @@ export function startupFailure(): StartupFailure | null {
 
 export function startupDone(): boolean {
   return state().done;
+}
+
+/** A part started after the first page (the run queue, the scheduler) did not start: /api/health says so (R-boot-after-page). */
+export function markBackgroundFailed(error: Error, sentence: string): void {
+  state().background ??= { error, sentence };
+}
+
+export function backgroundFailure(): StartupFailure | null {
+  return state().background;
+}
+
+// scripts/serve.mjs calls this once the first answer has gone out and no request is in flight, so the parts a first
+// page does not need start only then (R-boot-after-page). The same spelling as in scripts/serve.mjs.
+const SERVED = Symbol.for("quiver.first-page-served");
+type Served = { served?: boolean; listeners?: (() => void)[] };
+
+/** Resolves once the first page has been served, or after `fallbackMs` when nothing says so (`next start`, `next dev`). */
+export function firstPageServed(fallbackMs: number): Promise<void> {
+  const served = ((globalThis as Record<symbol, Served | undefined>)[SERVED] ??= {});
+  if (served.served) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, fallbackMs);
+    (served.listeners ??= []).push(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
