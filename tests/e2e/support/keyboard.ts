@@ -4,9 +4,13 @@ import { expect, type Locator, type Page } from "@playwright/test";
 
 export type FocusState = { what: string; visible: boolean; why: string };
 
-/** What has focus, and whether it is drawn: an outline, or for a visually hidden control the ring of what draws it. */
-export async function focusState(page: Page): Promise<FocusState> {
-  return page.evaluate(() => {
+/**
+ * What has focus, and whether it is drawn: an outline, or for a visually hidden control the ring of what draws it; and
+ * whether it is `target`. Run in the page, so it is one function with nothing from outside.
+ */
+function readFocus(target?: Element | null): FocusState & { reached: boolean } {
+  const reached = !!target && target === document.activeElement;
+  const state = ((): FocusState => {
     const el = document.activeElement as HTMLElement | null;
     if (!el || el === document.body) return { what: "the page itself", visible: false, why: "nothing has focus" };
     const name = (el.getAttribute("aria-label") ?? el.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 50);
@@ -27,7 +31,13 @@ export async function focusState(page: Page): Promise<FocusState> {
       if (outlined(node) || ringed(node)) return { what, visible: true, why: "" };
     }
     return { what, visible: false, why: "it is drawn out of sight and nothing beside it shows focus" };
-  });
+  })();
+  return { ...state, reached };
+}
+
+export async function focusState(page: Page): Promise<FocusState> {
+  const { what, visible, why } = await page.evaluate(readFocus, null);
+  return { what, visible, why };
 }
 
 export async function expectFocusVisible(page: Page): Promise<FocusState> {
@@ -45,13 +55,14 @@ export async function tabTo(page: Page, target: Locator, { max = 60, back = fals
   const stops: string[] = [];
   for (let i = 1; i <= max; i++) {
     await page.keyboard.press(back ? "Shift+Tab" : "Tab");
-    const state = await focusState(page);
+    // One trip to the page per stop: what has focus, whether it shows, and whether it is the target.
+    const state = await target.evaluate(readFocus);
     stops.push(state.what);
     // Past the page's last control Tab goes to the browser's own bar and then the page's first control: one stop
     // with nothing of the page focused is that wrap; two in a row mean Tab found nothing to move to.
     const wrapped = state.what === "the page itself" && stops.at(-2) !== "the page itself";
     if (!wrapped) expect(state.visible, `focus is not visible on ${state.what}: ${state.why}`).toBe(true);
-    if (await target.evaluate((el) => el === document.activeElement)) return i;
+    if (state.reached) return i;
   }
   throw new Error(`${max} presses of ${back ? "Shift+Tab" : "Tab"} did not reach ${target}; the last stops were:\n  ${stops.slice(-12).join("\n  ")}`);
 }
