@@ -1,4 +1,4 @@
-// The built studio's roles on PostgreSQL (R-queue-role): a worker process answers only /api/health, and a process
+// The built studio's roles on PostgreSQL (R-queue-role): a worker process answers only /api/health and /api/metrics, and a process
 // whose QUIVER_SECRET_KEY is not the studio's refuses to start and says so on /api/health and in its log.
 import fs from "node:fs";
 import os from "node:os";
@@ -16,7 +16,7 @@ test.use({ storageState: { cookies: [], origins: [] } });
 /** The key every run against the shared test database uses (tests/e2e/postgres.spec.ts). */
 const KEY = "c".repeat(64);
 
-test("R-queue-role: a worker process answers its health and nothing else, in a sentence", async () => {
+test("R-queue-role: a worker process answers its health and its metrics and nothing else, in a sentence", async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-worker-"));
   const studio = await startStudio({ QUIVER_DATA_DIR: dataDir, DATABASE_URL: databaseUrl!, QUIVER_SECRET_KEY: KEY, QUIVER_ROLE: "worker" });
   try {
