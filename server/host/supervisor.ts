@@ -1,8 +1,8 @@
 // One tool host per tree, started on first use and restarted when it dies, behind `hostFor(tree)`: the facade
 // the rest of server/ uses to reach a tree. Edit when the studio needs a new way to reach a tree's host.
 import type { Tool } from "@modelcontextprotocol/client";
-import { recordHostRestart } from "@/server/metrics/studio";
-import type { HostRestartReason } from "@/server/metrics/registry";
+import { recordHostRestart } from "../metrics/studio";
+import type { HostRestartReason } from "../metrics/registry";
 import { hostCommand, resolveTree, type HostOptions } from "./command";
 import { CLIENT_WAIT_S, HostClient, HostError, type CallOptions } from "./client";
 import { installDeps, type DepsOptions, type DepsSummary } from "./deps";

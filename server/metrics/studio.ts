@@ -5,8 +5,8 @@
 // which only record, never load a database client through this module.
 import { collectDefaultMetrics } from "prom-client";
 import { count } from "drizzle-orm";
-import type { Db } from "@/db/client";
-import { runStatuses, runs } from "@/db/schema";
+import type { Db } from "../../db/client";
+import { runStatuses, runs } from "../../db/schema";
 import { createMetrics, type HostRestartReason, type Metrics, type Readers, type ToolOutcome, type ToolSource } from "./registry";
 
 type QueueDepthReader = () => Promise<{ queue: string; waiting: number }>;
