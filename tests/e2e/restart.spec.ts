@@ -14,8 +14,14 @@ test("a restarted studio keeps what it stored, and a clean stop releases the dat
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-restart-"));
   for (let start = 0; start < 2; start++) {
     const studio = await startStudio({ QUIVER_DATA_DIR: dataDir, DATABASE_URL: "" });
-    expect(await (await fetch(`${studio.url}/api/health`)).json()).toEqual({ ok: true, db: "pglite" });
-    expect(await studio.stop()).toBe(0);
+    let exit: number | null;
+    try {
+      expect(await (await fetch(`${studio.url}/api/health`)).json()).toEqual({ ok: true, db: "pglite" });
+    } finally {
+      // Stopped even when a check fails, so a failed test leaves no studio running after the suite.
+      exit = await studio.stop();
+    }
+    expect(exit).toBe(0);
     expect(fs.existsSync(path.join(dataDir, "quiver.lock"))).toBe(false);
   }
   const database = await openDatabase({ dataDir });
@@ -28,13 +34,19 @@ test("a restarted studio keeps what it stored, and a clean stop releases the dat
 test("a second studio on a live data folder refuses to open it and says why", async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quiver-locked-"));
   const first = await startStudio({ QUIVER_DATA_DIR: dataDir, DATABASE_URL: "" });
-  const second = await startStudio({ QUIVER_DATA_DIR: dataDir, DATABASE_URL: "" });
-  const res = await fetch(`${second.url}/api/health`);
-  expect(res.status).toBe(503);
-  expect(((await res.json()) as { error: string }).error).toMatch(/in use by another Quiver process/);
-  expect(second.output()).toMatch(/in use by another Quiver process/);
-  await second.stop();
-  expect((await (await fetch(`${first.url}/api/health`)).json()).ok).toBe(true);
-  await first.stop();
+  try {
+    const second = await startStudio({ QUIVER_DATA_DIR: dataDir, DATABASE_URL: "" });
+    try {
+      const res = await fetch(`${second.url}/api/health`);
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as { error: string }).error).toMatch(/in use by another Quiver process/);
+      expect(second.output()).toMatch(/in use by another Quiver process/);
+    } finally {
+      await second.stop();
+    }
+    expect((await (await fetch(`${first.url}/api/health`)).json()).ok).toBe(true);
+  } finally {
+    await first.stop();
+  }
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
