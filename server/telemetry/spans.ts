@@ -131,9 +131,7 @@ export function openTracing(options: { content: boolean }): Tracing {
         }
         return reply;
       } catch (err) {
-        const stop = stoppedAs(run);
-        if (stop) span.setAttribute("quiver.stopped", stop);
-        else fail(span, errorType(err));
+        endedBy(span, run, err);
         throw err;
       } finally {
         span.end();
@@ -160,9 +158,7 @@ export function openTracing(options: { content: boolean }): Tracing {
         if (result.outcome !== "ok") fail(span, result.outcome);
         return result;
       } catch (err) {
-        const stop = stoppedAs(run);
-        if (stop) span.setAttribute("quiver.stopped", stop);
-        else fail(span, errorType(err));
+        endedBy(span, run, err);
         throw err;
       } finally {
         state.calls.delete(call.callId);
@@ -172,4 +168,11 @@ export function openTracing(options: { content: boolean }): Tracing {
 
     flush: () => provider.forceFlush(),
   };
+}
+
+/** A request or call cut short by a person's stop is marked stopped, not failed. */
+function endedBy(span: Span, run: TracedRun, err: unknown): void {
+  const stop = stoppedAs(run);
+  if (stop) span.setAttribute("quiver.stopped", stop);
+  else fail(span, errorType(err));
 }
