@@ -55,7 +55,14 @@ export const runs = pgTable(
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp("ended_at", { withTimezone: true }),
   },
-  (t) => [index("runs_agent_idx").on(t.agentId), index("runs_started_idx").on(t.startedAt), index("runs_via_idx").on(t.via, t.startedAt), index("runs_parent_idx").on(t.parentRunId)],
+  (t) => [
+    index("runs_agent_idx").on(t.agentId),
+    index("runs_started_idx").on(t.startedAt),
+    index("runs_via_idx").on(t.via, t.startedAt),
+    index("runs_parent_idx").on(t.parentRunId),
+    // The metrics' count of runs by status reads this index alone, not every run's row (R-metrics-status-index).
+    index("runs_status_idx").on(t.status),
+  ],
 );
 
 export const runEvents = pgTable(

@@ -15,9 +15,17 @@ const holder = globalThis as typeof globalThis & {
   __quiverMetrics?: { metrics: Metrics; defaults: boolean; queueDepth: QueueDepthReader | null; db: Db | null };
 };
 
+/**
+ * The grouped count itself, apart so a test can ask PostgreSQL's plan for it: it reads `runs_status_idx` alone, not
+ * every run's row (R-metrics-status-index).
+ */
+export function runsByStatusQuery(db: Db) {
+  return db.select({ status: runs.status, runs: count() }).from(runs).groupBy(runs.status);
+}
+
 /** Every run by status, in one grouped count: the database's answer, the same from every process; 0 for a status none has. */
 export async function storedRunsByStatus(db: Db): Promise<Array<{ status: string; runs: number }>> {
-  const counted = await db.select({ status: runs.status, runs: count() }).from(runs).groupBy(runs.status);
+  const counted = await runsByStatusQuery(db);
   return runStatuses.map((status) => ({ status, runs: counted.find((row) => row.status === status)?.runs ?? 0 }));
 }
 
