@@ -167,6 +167,24 @@ const recovery = z
   })
   .meta({ id: "WaitingRecovery" });
 
+/** Decimal text of a price per million tokens, as the admin wrote it in Settings → Models (R-cost-price). */
+const pricePerMillion = z.string().meta({ description: "A price per million tokens, as decimal text in the currency.", example: "2.50" });
+
+const runCost = z
+  .object({
+    currency: z.string().meta({ description: "The currency the admin priced the model in, three capital letters, as given; never converted.", example: "USD" }),
+    amount: z.string().meta({
+      description: "What the run's tokens so far cost, counted by the database: exact decimal text with 12 digits after the point (a string, so no float rounds it).",
+      example: "0.002670000000",
+    }),
+    price: z.object({ input: pricePerMillion, output: pricePerMillion }).meta({ description: "The price per million tokens the run is counted at: the one its model had when the run was made." }),
+  })
+  .nullable()
+  .meta({
+    id: "RunCost",
+    description: "What the run cost at the price it was made with; null when it has none (an inline model, or a model its connection gives no price), never 0.",
+  });
+
 export const runView = z
   .object({
     id: z.string(),
@@ -179,7 +197,8 @@ export const runView = z
       .meta({ description: "How the run started: the playground, an API key (named as it was then), MCP, a webhook or a schedule." }),
     startedAt: z.string(),
     endedAt: z.string().nullable(),
-    tokens: z.object({ input: z.number(), output: z.number() }),
+    tokens: z.object({ input: z.number(), output: z.number() }).meta({ description: "The tokens the model counted for the run so far, sent to it and answered." }),
+    cost: runCost,
     messages: z.array(message),
     calls: z.array(call),
     waiting: z.object({ approvals: z.array(approval), questions: z.array(question), recoveries: z.array(recovery) }),

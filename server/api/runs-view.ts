@@ -2,6 +2,7 @@
 // result, masked as stored) and what it waits on now. Pure, over what Runtime.get reads. Edit when an event type
 // changes what a program reading a run should see.
 import type { z } from "zod";
+import { decimalOf } from "@/server/models/price-words";
 import type { Decision, EventData, RunEvent, RunSummary } from "@/server/runtime";
 import type { apiDecisions, runView } from "./runs-schemas";
 
@@ -132,6 +133,8 @@ export function viewOf(run: RunSummary, events: readonly RunEvent[]): RunView {
     startedAt: run.startedAt.toISOString(),
     endedAt: run.endedAt?.toISOString() ?? null,
     tokens: { input: run.tokensIn, output: run.tokensOut },
+    // The row's own stored cost, counted from the same tokens at the run's fixed price (R-cost-api).
+    cost: run.price && run.cost !== null ? { currency: run.price.currency, amount: run.cost, price: { input: decimalOf(run.price.input), output: decimalOf(run.price.output) } } : null,
     messages,
     calls: [...calls.values()],
     // A run that ended (stopped, or restarted away) waits on nothing, whatever it had asked.
