@@ -11,6 +11,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { chromium } from "@playwright/test";
+import { ALIGN_MARK, printSummary, summarise, TRACE_CATEGORIES } from "./preview-trace.mjs";
 import { fmtMs, median, p95 } from "./stats.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -18,6 +19,9 @@ const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
 // What `npm start` serves with: the custom server that stamps each request's socket address (R-req-trusted-proxy).
 const serve = path.join(root, "scripts", "serve.mjs");
 const KEYS = 100;
+// `-- --trace`: also record Chromium's trace while typing and say where the main thread's time went. Tracing slows the
+// page, so the figures of a traced run are for finding the time, not for the target.
+const TRACE = process.argv.includes("--trace");
 // Read from the editor's own source so the figure cannot drift from what ships.
 const DEBOUNCE_MS = Number(/PREVIEW_DEBOUNCE_MS = (\d+)/.exec(fs.readFileSync(path.join(root, "components/editor/preview-requests.ts"), "utf8"))[1]);
 
@@ -120,8 +124,9 @@ try {
   // In the page, once: every typed key's event time, and the time after the first frame painted once the
   // preview's first parameter shows that key's text. "After painted" is a requestAnimationFrame callback followed
   // by a message posted from it, which runs once the frame's style, layout and paint are done.
-  await page.evaluate(() => {
-    const bench = (window.__bench = { keys: [], previews: [] });
+  if (TRACE) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+  await page.evaluate((ALIGN_MARK) => {
+    const bench = (window.__bench = { keys: [], previews: [], align: performance.mark(ALIGN_MARK).startTime });
     performance.setResourceTimingBufferSize(10_000);
     const afterPaint = (then) =>
       requestAnimationFrame(() => {
@@ -161,7 +166,7 @@ try {
         }
       }
     }).observe({ type: "resource", buffered: false });
-  });
+  }, ALIGN_MARK);
 
   // Bursts of 1 to 5 keys, a key every 8–18 ms within a burst (under the debounce, as fast typing is), then a pause
   // of 150–400 ms after the preview caught up. Only a pause derives, so the figure is from the LAST key of a burst to
@@ -182,7 +187,9 @@ try {
     bursts.push({ last, size });
     await page.waitForTimeout(between(150, 400));
   }
-  const { keys, previews } = await page.evaluate(() => window.__bench);
+  const { keys, previews, align } = await page.evaluate(() => window.__bench);
+  const traced = TRACE ? await browser.stopTracing() : null;
+  const trace = traced ? JSON.parse(traced.toString("utf8")) : null;
   if (keys.length !== KEYS) throw new Error(`the page saw ${keys.length} keys of the ${KEYS} typed`);
 
   const totals = [];
@@ -191,6 +198,7 @@ try {
   const request = [];
   const toPaint = [];
   const sizes = [];
+  const windows = { toRequest: [], toPaint: [] };
   let requests = 0;
   for (const [b, { last }] of bursts.entries()) {
     const key = keys[last];
@@ -206,6 +214,8 @@ try {
       request.push(answered.end - answered.start);
       toPaint.push(key.painted - answered.end);
       sizes.push(answered.body);
+      windows.toRequest.push({ from: key.at, to: answered.start });
+      windows.toPaint.push({ from: answered.end, to: key.painted });
     }
   }
   console.log(
@@ -223,6 +233,15 @@ try {
       `answer to painted (React, layout, paint): p50 ${fmtMs(median(toPaint))}, p95 ${fmtMs(p95(toPaint))}; ` +
       `answer ${(median(sizes) / 1024).toFixed(1)} kB`,
   );
+
+  if (trace) {
+    // Kept outside the checkout, to open in DevTools' Performance panel.
+    const kept = path.join(os.tmpdir(), `quiver-bench-preview-${process.pid}.trace.json`);
+    fs.writeFileSync(kept, traced);
+    console.log(`traced run, the trace in ${kept} (tracing slows the page: these figures find the time, they are not the target's):`);
+    printSummary("last key to request sent", summarise(root, trace, windows.toRequest, align));
+    printSummary("answer to painted", summarise(root, trace, windows.toPaint, align));
+  }
 
   const home = await scriptBytes(`${base}/`, "h1");
   const editor = await scriptBytes(`${base}/tools/big.py`, ".monaco-editor");
