@@ -3,6 +3,7 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { memo } from "react";
 import type { CatalogFile } from "@/server/host/protocol";
+import type { BusyFlag } from "./busy-flag";
 import { HistoryPanel } from "./history-panel";
 import { SchemaPreview } from "./schema-preview";
 import { SettingsPreview } from "./settings-preview";
@@ -21,14 +22,15 @@ export const FilePanels = memo(function FilePanels({
   path,
   shown,
   stale,
-  pending,
+  busy,
   unsaved,
 }: {
   path: string;
   /** The newest good derivation of the buffer, or null before the first. */
   shown: CatalogFile | null;
   stale: boolean;
-  pending: boolean;
+  /** Whether a derivation is awaited: read by the preview itself, so this panel does not re-render for it. */
+  busy: BusyFlag;
   unsaved: boolean;
 }) {
   return (
@@ -45,7 +47,7 @@ export const FilePanels = memo(function FilePanels({
         ))}
       </Tabs.List>
       <Tabs.Content value="preview" className="min-h-0 flex-1 overflow-auto" aria-label="Schema preview">
-        <SchemaPreview entry={shown} stale={stale} pending={pending} />
+        <SchemaPreview entry={shown} stale={stale} busy={busy} />
         {shown ? <SettingsPreview schema={shown.settings_schema} path={path} /> : null}
       </Tabs.Content>
       <Tabs.Content value="settings" className="min-h-0 flex-1 overflow-auto">

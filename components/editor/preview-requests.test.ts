@@ -107,4 +107,31 @@ describe("PreviewRequests", () => {
     requests.forget("old.py");
     expect(sent[0]!.signal.aborted).toBe(true);
   });
+
+  it("keeps the pause started by the key running when the render after it tells the same text again (R-preview-from-key)", () => {
+    const { sent, requests } = setUp();
+    requests.changed("a.py", "def");
+    vi.advanceTimersByTime(PREVIEW_DEBOUNCE_MS - 5);
+    // React's render of the edit, with its effect, lands later than the key's change event.
+    requests.changed("a.py", "def");
+    vi.advanceTimersByTime(5);
+    expect(sent.map((s) => s.source)).toEqual(["def"]);
+    // Told again after it was sent, the same text sends nothing more; another file's text or a new text does.
+    requests.changed("a.py", "def");
+    vi.advanceTimersByTime(PREVIEW_DEBOUNCE_MS * 2);
+    requests.changed("b.py", "def");
+    vi.advanceTimersByTime(PREVIEW_DEBOUNCE_MS);
+    requests.changed("a.py", "def");
+    vi.advanceTimersByTime(PREVIEW_DEBOUNCE_MS);
+    expect(sent.map((s) => `${s.path} ${s.source}`)).toEqual(["a.py def", "b.py def", "a.py def"]);
+  });
+
+  it("derives the same text again once stopped, as an editor shown anew does (R-preview-from-key)", () => {
+    const { sent, requests } = setUp();
+    requests.changed("a.py", "def");
+    requests.stop();
+    requests.changed("a.py", "def");
+    vi.advanceTimersByTime(PREVIEW_DEBOUNCE_MS);
+    expect(sent.map((s) => s.source)).toEqual(["def"]);
+  });
 });

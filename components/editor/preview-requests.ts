@@ -13,9 +13,13 @@ export type PreviewSend<T> = (path: string, source: string, signal: AbortSignal)
 
 type FileRequests = { latest: LatestOnly; inFlight?: AbortController };
 
+type Change = { path: string; source: string };
+
 export class PreviewRequests<T> {
   private readonly files = new Map<string, FileRequests>();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The last text the pause was started for: the same text told again (by the render after the key) is no change. */
+  private last: Change | undefined;
 
   constructor(
     private readonly send: PreviewSend<T>,
@@ -24,9 +28,15 @@ export class PreviewRequests<T> {
     private readonly pauseMs = PREVIEW_DEBOUNCE_MS,
   ) {}
 
-  /** The shown buffer is now `source`: derive it once no further change comes for the pause. */
+  /**
+   * The shown buffer is now `source`: derive it once no further change comes for the pause. The editor tells it from
+   * the key's own change event and again once React has rendered the edit; only the first starts the pause, so the
+   * pause runs from the key, not from the render (R-preview-from-key).
+   */
   changed(path: string, source: string): void {
+    if (this.last?.path === path && this.last.source === source) return;
     this.stop();
+    this.last = { path, source };
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.derive(path, source);
@@ -37,6 +47,7 @@ export class PreviewRequests<T> {
   stop(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.last = undefined;
   }
 
   /** A renamed or deleted file's requests are no one's any more. */

@@ -2,9 +2,10 @@
 // What the model sees for each operation of the file: name, description and the input schema, as JSON
 // and as a table. Only these three things reach the model (R-schema-three-things).
 import { Check, Copy } from "lucide-react";
-import { memo, useState } from "react";
+import { memo, useState, useSyncExternalStore } from "react";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { CatalogFile, CatalogTool } from "@/server/host/protocol";
+import type { BusyFlag } from "./busy-flag";
 
 type Property = { type?: unknown; description?: unknown; default?: unknown; enum?: unknown[]; items?: { type?: unknown } };
 
@@ -102,7 +103,11 @@ function OperationCard({ tool }: { tool: CatalogTool }) {
 // only the edited operation's card render again when the answer lands (R-preview-pause).
 const SameOperationCard = memo(OperationCard, (before, after) => before.tool === after.tool || JSON.stringify(before.tool) === JSON.stringify(after.tool));
 
-export function SchemaPreview({ entry, stale, pending }: { entry: CatalogFile | null; stale: boolean; pending: boolean }) {
+const notBusy = () => false;
+
+export function SchemaPreview({ entry, stale, busy }: { entry: CatalogFile | null; stale: boolean; busy: BusyFlag }) {
+  // Subscribed here, below the memoised panels: a request leaving re-renders this list, whose cards stay (R-preview-busy-local).
+  const pending = useSyncExternalStore(busy.subscribe, busy.get, notBusy);
   if (!entry) return <p className="p-4 text-sm text-zinc-500 dark:text-zinc-400">Reading the file…</p>;
   return (
     <div className="flex flex-col gap-3 p-3" aria-busy={pending}>

@@ -101,6 +101,8 @@ export function ToolEditor({ initialPath }: { initialPath: string }) {
           onChange={(value) => {
             const current = latest.current.byPath[active];
             if (!current) return;
+            // Before React renders the edit: the pause starts at the key (R-preview-from-key).
+            preview.typed(active, value);
             dispatch({ type: "edited", path: active, source: value });
             drafts.keep(active, value, current.base);
           }}
@@ -125,7 +127,7 @@ export function ToolEditor({ initialPath }: { initialPath: string }) {
           {isDependencyFile(active) ? <DepsPanel /> : <HookPanel />}
         </aside>
       ) : (
-        <FilePanels path={active} shown={shown} stale={buffer?.preview.stale ?? false} pending={preview.pending} unsaved={buffer ? isDirty(buffer) : false} />
+        <FilePanels path={active} shown={shown} stale={buffer?.preview.stale ?? false} busy={preview.busy} unsaved={buffer ? isDirty(buffer) : false} />
       )}
       <NewFileDialog open={dialog === "new"} onOpenChange={(o) => setDialog(o ? "new" : null)} onCreated={(path) => void open(path)} />
       <PublishDialog open={dialog === "publish"} onOpenChange={(o) => setDialog(o ? "publish" : null)} />

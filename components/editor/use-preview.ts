@@ -7,28 +7,37 @@ import { useTRPCClient } from "@/components/trpc/provider";
 import { isProjectFile } from "@/server/tree/project-names";
 import type { CatalogFile } from "@/server/host/protocol";
 import type { BufferAction } from "./buffers";
+import { busyFlag } from "./busy-flag";
 import { PreviewRequests } from "./preview-requests";
 
 export function usePreview(path: string, source: string | undefined, dispatch: Dispatch<BufferAction>) {
   const client = useTRPCClient();
-  const [pending, setPending] = useState(false);
+  const [busy] = useState(busyFlag);
   const [requests] = useState(
     () =>
       new PreviewRequests<CatalogFile>(
         (file, text, signal) => client.tools.preview.mutate({ path: file, source: text }, { signal }),
         (file, entry) => dispatch({ type: "previewed", path: file, entry }),
-        setPending,
+        busy.set,
       ),
   );
 
+  // A project file (requirements.txt, the hook) offers no tools: nothing to preview.
+  const changed = useCallback(
+    (file: string, text: string) => {
+      if (!isProjectFile(file)) requests.changed(file, text);
+    },
+    [requests],
+  );
+
+  // Opening a file or showing another tab derives it; a key has started its pause already, from its change event,
+  // and telling the same text again keeps that pause running (R-preview-from-key).
   useEffect(() => {
-    // A project file (requirements.txt, the hook) offers no tools: nothing to preview.
-    if (source === undefined || isProjectFile(path)) return;
-    requests.changed(path, source);
-    return () => requests.stop();
-  }, [path, source, requests]);
+    if (source !== undefined) changed(path, source);
+  }, [path, source, changed]);
+  useEffect(() => () => requests.stop(), [requests]);
 
   const forget = useCallback((gone: string) => requests.forget(gone), [requests]);
 
-  return { pending, forget };
+  return { busy, typed: changed, forget };
 }

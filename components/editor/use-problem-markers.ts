@@ -1,14 +1,17 @@
 "use client";
 // The Problems strip's entries as markers in the code, at their lines, for the file shown.
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { modelOf } from "./models";
 import type { Monaco } from "./monaco-setup";
 import type { Problem } from "./preview-state";
+import { ShownProblems } from "./shown-problems";
 
 export function useProblemMarkers(monaco: Monaco | null, path: string, problems: readonly Problem[] | undefined) {
+  const [shown] = useState(() => new ShownProblems());
   useEffect(() => {
     const model = modelOf(monaco, path);
-    if (!monaco || !model || !problems) return;
+    // The same problems as the model shows already: nothing for Monaco to redraw (R-preview-markers-same).
+    if (!monaco || !model || !problems || !shown.changed(model, problems)) return;
     monaco.editor.setModelMarkers(
       model,
       "quiver",
@@ -24,5 +27,5 @@ export function useProblemMarkers(monaco: Monaco | null, path: string, problems:
         };
       }),
     );
-  }, [monaco, problems, path]);
+  }, [monaco, problems, path, shown]);
 }
