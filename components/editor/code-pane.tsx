@@ -3,6 +3,7 @@
 // there yet, or the merge view of a save that met a newer version on disk.
 import Editor from "@monaco-editor/react";
 import type { editor } from "monaco-editor";
+import { memo } from "react";
 import { useMonacoTheme } from "@/components/theme/use-page-theme";
 import type { Buffer } from "./buffers";
 import { ConflictView } from "./conflict-view";
@@ -11,17 +12,7 @@ import { isProjectFile, projectLanguage } from "@/server/tree/project-names";
 
 const OPTIONS = { fontSize: 13, minimap: { enabled: false }, scrollBeyondLastLine: false, tabSize: 4, automaticLayout: true };
 
-export function CodePane({
-  path,
-  buffer,
-  monaco,
-  monacoError,
-  openError,
-  onMount,
-  onChange,
-  onSaveMerge,
-  onTakeTheirs,
-}: {
+type Props = {
   path: string;
   buffer: Buffer | undefined;
   monaco: Monaco | null;
@@ -31,7 +22,41 @@ export function CodePane({
   onChange: (source: string) => void;
   onSaveMerge: (merged: string) => void;
   onTakeTheirs: () => void;
-}) {
+};
+
+/**
+ * What the pane shows of a buffer. The text itself only seeds a new model (Monaco holds it from then on), so a key
+ * that changes it re-renders nothing here; in a conflict the merge view shows it, so there it counts.
+ */
+function samePane(before: Props, after: Props): boolean {
+  const a = before.buffer;
+  const b = after.buffer;
+  const sameBuffer = a === b || (!!a && !!b && a.conflict === b.conflict && a.saving === b.saving && (!a.conflict || a.source === b.source));
+  return (
+    sameBuffer &&
+    before.path === after.path &&
+    before.monaco === after.monaco &&
+    before.monacoError === after.monacoError &&
+    before.openError === after.openError &&
+    before.onMount === after.onMount &&
+    before.onChange === after.onChange &&
+    before.onSaveMerge === after.onSaveMerge &&
+    before.onTakeTheirs === after.onTakeTheirs
+  );
+}
+
+// A keystroke re-renders the editor around the pane, not the pane: Monaco already shows the key (R-preview-editor-still).
+export const CodePane = memo(function CodePane({
+  path,
+  buffer,
+  monaco,
+  monacoError,
+  openError,
+  onMount,
+  onChange,
+  onSaveMerge,
+  onTakeTheirs,
+}: Props) {
   const theme = useMonacoTheme();
   if (openError) return <p role="alert" className="m-4 text-sm text-red-600">{openError}</p>;
   if (monacoError) {
@@ -66,4 +91,4 @@ export function CodePane({
       />
     </div>
   );
-}
+}, samePane);

@@ -1,7 +1,7 @@
 "use client";
 // The editor's right-hand side: what the model sees of the open file, its settings, Try it and History.
 import * as Tabs from "@radix-ui/react-tabs";
-import { memo } from "react";
+import { memo, useDeferredValue, useMemo } from "react";
 import type { CatalogFile } from "@/server/host/protocol";
 import type { BusyFlag } from "./busy-flag";
 import { HistoryPanel } from "./history-panel";
@@ -15,6 +15,12 @@ const tabs = [
   ["try", "Try it"],
   ["history", "History"],
 ] as const;
+
+// Memoised, so the render that brings an answer to the schema preview leaves them as they are until their deferred
+// props follow (R-preview-first).
+const LaterSettings = memo(SettingsPreview);
+const LaterTryIt = memo(TryItPanel);
+const StillHistory = memo(HistoryPanel);
 
 // Memoised: the editor re-renders on every keystroke, and none of this changes until the next derivation answers,
 // so typing spends no time on the cards (R-preview-pause).
@@ -33,6 +39,9 @@ export const FilePanels = memo(function FilePanels({
   busy: BusyFlag;
   unsaved: boolean;
 }) {
+  // The schema preview paints with the answer; what else reads the derivation (Try it's form, the settings) renders
+  // after, as a transition that yields to the frame, with the path it goes with (R-preview-first).
+  const later = useDeferredValue(useMemo(() => ({ path, shown }), [path, shown]));
   return (
     <Tabs.Root defaultValue="preview" className="flex w-[26rem] shrink-0 flex-col border-l border-zinc-200 dark:border-zinc-800">
       <Tabs.List aria-label="About this file" className="flex border-b border-zinc-200 text-sm dark:border-zinc-800">
@@ -48,17 +57,17 @@ export const FilePanels = memo(function FilePanels({
       </Tabs.List>
       <Tabs.Content value="preview" className="min-h-0 flex-1 overflow-auto" aria-label="Schema preview">
         <SchemaPreview entry={shown} stale={stale} busy={busy} />
-        {shown ? <SettingsPreview schema={shown.settings_schema} path={path} /> : null}
+        {later.shown ? <LaterSettings schema={later.shown.settings_schema} path={later.path} /> : null}
       </Tabs.Content>
       <Tabs.Content value="settings" className="min-h-0 flex-1 overflow-auto">
-        <SettingsPreview schema={shown?.settings_schema ?? null} path={path} />
+        <LaterSettings schema={later.shown?.settings_schema ?? null} path={later.path} />
       </Tabs.Content>
       {/* Kept mounted: a call under way keeps streaming while another tab is shown. */}
       <Tabs.Content value="try" forceMount className="min-h-0 flex-1 overflow-auto data-[state=inactive]:hidden">
-        <TryItPanel key={path} path={path} entry={shown} unsaved={unsaved} />
+        <LaterTryIt key={later.path} path={later.path} entry={later.shown} unsaved={unsaved} />
       </Tabs.Content>
       <Tabs.Content value="history" className="min-h-0 flex-1 overflow-auto">
-        <HistoryPanel path={path} />
+        <StillHistory path={path} />
       </Tabs.Content>
     </Tabs.Root>
   );

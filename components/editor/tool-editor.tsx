@@ -18,11 +18,13 @@ import { EditorToolbar } from "./editor-toolbar";
 import { DeleteDialog, RenameDialog } from "./file-actions";
 import { FileList } from "./file-list";
 import { FilePanels } from "./file-panels";
+import type { Monaco } from "./monaco-setup";
 import { ProblemsStrip } from "./problems-strip";
 import { PublishDialog } from "./publish-dialog";
 import { QuickOpen } from "./quick-open";
 import { useDrafts } from "./use-drafts";
 import { useFileActions } from "./use-file-actions";
+import { useLatestCallback } from "./use-latest-callback";
 import { useMonaco } from "./use-monaco";
 import { useOpenFiles } from "./use-open-files";
 import { usePreview } from "./use-preview";
@@ -60,6 +62,22 @@ export function ToolEditor({ initialPath }: { initialPath: string }) {
   // A project file beside the tree (R-deps-edit) keeps its name and has no tools: its own panel instead of the preview.
   const project = isProjectFile(active);
   const unsavedProject = new Set(PROJECT_FILES.filter((name) => buffers.byPath[name] && isDirty(buffers.byPath[name])));
+  // Steady callbacks for the memoised code pane, so a keystroke's render leaves it alone (R-preview-editor-still).
+  const onMount = useLatestCallback((mounted: editor.IStandaloneCodeEditor, loaded: Monaco) => {
+    editorRef.current = mounted;
+    bindRunKey(mounted, loaded);
+    mounted.focus();
+  });
+  const onChange = useLatestCallback((value: string) => {
+    const current = latest.current.byPath[active];
+    if (!current) return;
+    // Before React renders the edit: the pause starts at the key (R-preview-from-key).
+    preview.typed(active, value);
+    dispatch({ type: "edited", path: active, source: value });
+    drafts.keep(active, value, current.base);
+  });
+  const onSaveMerge = useLatestCallback((merged: string) => void actions.save(active, merged, buffer?.conflict?.hash));
+  const onTakeTheirs = useLatestCallback(() => actions.takeTheirs(active));
   const openDialog = (which: "rename" | "delete") => {
     actions.clearError();
     setDialog(which);
@@ -93,21 +111,10 @@ export function ToolEditor({ initialPath }: { initialPath: string }) {
           monaco={monaco}
           monacoError={monacoError}
           openError={files.openError}
-          onMount={(mounted, loaded) => {
-            editorRef.current = mounted;
-            bindRunKey(mounted, loaded);
-            mounted.focus();
-          }}
-          onChange={(value) => {
-            const current = latest.current.byPath[active];
-            if (!current) return;
-            // Before React renders the edit: the pause starts at the key (R-preview-from-key).
-            preview.typed(active, value);
-            dispatch({ type: "edited", path: active, source: value });
-            drafts.keep(active, value, current.base);
-          }}
-          onSaveMerge={(merged) => void actions.save(active, merged, buffer?.conflict?.hash)}
-          onTakeTheirs={() => actions.takeTheirs(active)}
+          onMount={onMount}
+          onChange={onChange}
+          onSaveMerge={onSaveMerge}
+          onTakeTheirs={onTakeTheirs}
         />
         {project ? null : (
           <ProblemsStrip
