@@ -3,7 +3,9 @@
 // call's replay policy (R-journal-replay): a `manual` call waits for the person, who may run it again, mark it done
 // or fail it (R-journal-manual); an `idempotent` one runs again under the same key (R-journal-idempotent); a `safe`
 // one runs again. Skipped where no PostgreSQL is given; everything made there is removed after. Each test has a queue,
-// model and processes of its own, and they run one after another, as processes.test.ts says why.
+// model and processes of its own. They mostly wait for a lease to lapse, so two chains of two run side by side, each
+// one test after another: four workers alive at once, not the score that did not all get ready in time on a 2-core
+// machine (processes.test.ts).
 import fs from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
@@ -56,76 +58,82 @@ describe.skipIf(!databaseUrl)("the journal of steps across a takeover, on Postgr
   }, 60_000);
   afterAll(async () => file?.close());
 
-  it("R-journal-manual: a manual call in flight at a takeover waits for the person, having run once; Run again runs it once more", async ({ expect }) => {
-    const s = await file.open("test-journal-again");
-    try {
-      const { runId, effect, other } = await killMidCall(expect, s, "tools/ledger.py", "ledger__append", "Appended after the takeover.");
-      const card = await recoveryOf(expect, s, runId);
-      expect(card).toMatchObject({ operation: "ledger__append", why: "restarted", round: 1 });
-      await expect.poll(() => s.status(runId), { timeout: 10_000 }).toBe("waiting");
-      expect(linesOf(effect)).toHaveLength(1);
-      await s.web.recover(runId, String(card.callId), "again", file.person);
-      await expect.poll(() => s.status(runId), { timeout: 30_000 }).toBe("done");
-      expect(linesOf(effect)).toHaveLength(2);
-      const results = (await s.events(runId)).filter((e) => e.type === "tool_result");
-      expect(results.map((e) => e.data)).toEqual([expect.objectContaining({ outcome: "ok", text: "appended" })]);
-      other.child.kill("SIGTERM");
-      await other.exited;
-    } finally {
-      await s.close();
-    }
-  }, 120_000);
+  // `concurrent` on the two chains runs them side by side; `concurrent: false` on their tests keeps each chain in order.
+  describe("a manual call", { concurrent: true }, () => {
+    it("R-journal-manual: a manual call in flight at a takeover waits for the person, having run once; Run again runs it once more", { concurrent: false, timeout: 120_000 }, async ({ expect }) => {
+      const s = await file.open("test-journal-again");
+      try {
+        const { runId, effect, other } = await killMidCall(expect, s, "tools/ledger.py", "ledger__append", "Appended after the takeover.");
+        const card = await recoveryOf(expect, s, runId);
+        expect(card).toMatchObject({ operation: "ledger__append", why: "restarted", round: 1 });
+        await expect.poll(() => s.status(runId), { timeout: 10_000 }).toBe("waiting");
+        expect(linesOf(effect)).toHaveLength(1);
+        await s.web.recover(runId, String(card.callId), "again", file.person);
+        await expect.poll(() => s.status(runId), { timeout: 30_000 }).toBe("done");
+        expect(linesOf(effect)).toHaveLength(2);
+        const results = (await s.events(runId)).filter((e) => e.type === "tool_result");
+        expect(results.map((e) => e.data)).toEqual([expect.objectContaining({ outcome: "ok", text: "appended" })]);
+        other.child.kill("SIGTERM");
+        await other.exited;
+      } finally {
+        await s.close();
+      }
+    });
 
-  it("R-journal-manual: Mark as done answers the model the person's result, and the call is not run again", async ({ expect }) => {
-    const s = await file.open("test-journal-done");
-    try {
-      const { runId, effect, other } = await killMidCall(expect, s, "tools/ledger.py", "ledger__append", "Carrying on.");
-      const card = await recoveryOf(expect, s, runId);
-      await s.web.recover(runId, String(card.callId), "done", file.person, "It ran: one line was appended.");
-      await expect.poll(() => s.status(runId), { timeout: 30_000 }).toBe("done");
-      expect(linesOf(effect)).toHaveLength(1);
-      const all = await s.events(runId);
-      expect(all.filter((e) => e.type === "tool_result").map((e) => e.data)).toEqual([expect.objectContaining({ outcome: "ok", text: "It ran: one line was appended." })]);
-      expect(all.filter((e) => e.type === "recovery_decided").map((e) => e.data)).toEqual([expect.objectContaining({ action: "done", by: file.person })]);
-      // A second word on the same round is refused: it was settled.
-      await expect(s.web.recover(runId, String(card.callId), "again", file.person)).rejects.toThrow();
-      other.child.kill("SIGTERM");
-      await other.exited;
-    } finally {
-      await s.close();
-    }
-  }, 120_000);
+    it("R-journal-manual: Mark as done answers the model the person's result, and the call is not run again", { concurrent: false, timeout: 120_000 }, async ({ expect }) => {
+      const s = await file.open("test-journal-done");
+      try {
+        const { runId, effect, other } = await killMidCall(expect, s, "tools/ledger.py", "ledger__append", "Carrying on.");
+        const card = await recoveryOf(expect, s, runId);
+        await s.web.recover(runId, String(card.callId), "done", file.person, "It ran: one line was appended.");
+        await expect.poll(() => s.status(runId), { timeout: 30_000 }).toBe("done");
+        expect(linesOf(effect)).toHaveLength(1);
+        const all = await s.events(runId);
+        expect(all.filter((e) => e.type === "tool_result").map((e) => e.data)).toEqual([expect.objectContaining({ outcome: "ok", text: "It ran: one line was appended." })]);
+        expect(all.filter((e) => e.type === "recovery_decided").map((e) => e.data)).toEqual([expect.objectContaining({ action: "done", by: file.person })]);
+        // A second word on the same round is refused: it was settled.
+        await expect(s.web.recover(runId, String(card.callId), "again", file.person)).rejects.toThrow();
+        other.child.kill("SIGTERM");
+        await other.exited;
+      } finally {
+        await s.close();
+      }
+    });
 
-  it("R-journal-idempotent: an idempotent call in flight at a takeover runs again with the same key, so its effect applies once", async ({ expect }) => {
-    const s = await file.open("test-journal-idempotent");
-    try {
-      const { runId, effect, other } = await killMidCall(expect, s, "tools/payments.py", "payments__pay", "Paid.");
-      await expect.poll(() => s.status(runId), { timeout: 30_000 }).toBe("done");
-      const calls = linesOf(`${effect}.calls`);
-      expect(calls).toHaveLength(2);
-      expect(calls[0]).toMatch(/^[0-9a-f]{32}$/);
-      expect(calls[1]).toBe(calls[0]);
-      expect(linesOf(effect)).toEqual([calls[0]]);
-      expect((await s.events(runId)).some((e) => e.type === "recovery_requested")).toBe(false);
-      other.child.kill("SIGTERM");
-      await other.exited;
-    } finally {
-      await s.close();
-    }
-  }, 120_000);
+  });
 
-  it("R-journal-replay: a safe call in flight at a takeover is run again, and the run goes on without asking", async ({ expect }) => {
-    const s = await file.open("test-journal-safe");
-    try {
-      const { runId, effect, other } = await killMidCall(expect, s, "tools/tally.py", "tally__count", "Counted.");
-      await expect.poll(() => s.status(runId), { timeout: 30_000 }).toBe("done");
-      expect(linesOf(effect)).toHaveLength(2);
-      const all = await s.events(runId);
-      expect(all.filter((e) => e.type === "tool_result").map((e) => e.data)).toEqual([expect.objectContaining({ outcome: "ok", text: "counted" })]);
-      other.child.kill("SIGTERM");
-      await other.exited;
-    } finally {
-      await s.close();
-    }
-  }, 120_000);
+  describe("a call that may run again", { concurrent: true }, () => {
+    it("R-journal-idempotent: an idempotent call in flight at a takeover runs again with the same key, so its effect applies once", { concurrent: false, timeout: 120_000 }, async ({ expect }) => {
+      const s = await file.open("test-journal-idempotent");
+      try {
+        const { runId, effect, other } = await killMidCall(expect, s, "tools/payments.py", "payments__pay", "Paid.");
+        await expect.poll(() => s.status(runId), { timeout: 30_000 }).toBe("done");
+        const calls = linesOf(`${effect}.calls`);
+        expect(calls).toHaveLength(2);
+        expect(calls[0]).toMatch(/^[0-9a-f]{32}$/);
+        expect(calls[1]).toBe(calls[0]);
+        expect(linesOf(effect)).toEqual([calls[0]]);
+        expect((await s.events(runId)).some((e) => e.type === "recovery_requested")).toBe(false);
+        other.child.kill("SIGTERM");
+        await other.exited;
+      } finally {
+        await s.close();
+      }
+    });
+
+    it("R-journal-replay: a safe call in flight at a takeover is run again, and the run goes on without asking", { concurrent: false, timeout: 120_000 }, async ({ expect }) => {
+      const s = await file.open("test-journal-safe");
+      try {
+        const { runId, effect, other } = await killMidCall(expect, s, "tools/tally.py", "tally__count", "Counted.");
+        await expect.poll(() => s.status(runId), { timeout: 30_000 }).toBe("done");
+        expect(linesOf(effect)).toHaveLength(2);
+        const all = await s.events(runId);
+        expect(all.filter((e) => e.type === "tool_result").map((e) => e.data)).toEqual([expect.objectContaining({ outcome: "ok", text: "counted" })]);
+        other.child.kill("SIGTERM");
+        await other.exited;
+      } finally {
+        await s.close();
+      }
+    });
+  });
 });
