@@ -20,7 +20,7 @@ import { adoptHostCut, capOutput } from "./kept-results";
 import { boundOf, dedupeKey, mayRetry } from "./policy";
 import type { PreparedCall, ResultRecord, Run } from "./run";
 import { speak } from "./voice";
-import { idempotencyKey, journalResult, journalStart } from "./journal";
+import { idempotencyKey, journalResult } from "./journal";
 import { recover, recoversTimeout, storeKept, waitsForPerson } from "./journal-recovery";
 import { recordToolCall } from "@/server/metrics/studio";
 import { traceTool, tracingOn } from "@/server/telemetry";
@@ -169,16 +169,15 @@ async function execute(run: Run, p: PreparedCall): Promise<Omit<ResultRecord, "c
   const started = performance.now();
   let result: Attempt;
   let attempts = 0;
-  // Recorded before it is dispatched, and waited for: a process taking the run over knows it may have run. The row
-  // and the first tool_started are written side by side and both waited for (R-journal-side-by-side).
-  const recorded = p.step ? journalStart(run.deps.db, run.id, p.step, { callId: p.callId, operation: op.name }) : null;
   const idempotency = p.step ? idempotencyKey(run.id, p.step) : undefined;
   for (;;) {
     attempts++;
     // Waited for: events are stored in order, so the model's message and this call's tool_call are stored too. A
-    // takeover that did not find them would ask the model again and dispatch the call anew (R-journal-started).
-    const stored = run.emit("tool_started", { callId: p.callId, operation: op.name, attempt: attempts, timeoutS: bound });
-    await (recorded && attempts === 1 ? Promise.all([recorded, stored]) : stored);
+    // takeover that did not find them would ask the model again and dispatch the call anew (R-journal-started). The
+    // first one carries the call's journal row in its own statement (R-journal-with-event): a process taking the run
+    // over knows it may have run.
+    const started = { callId: p.callId, operation: op.name, attempt: attempts, timeoutS: bound };
+    await (p.step && attempts === 1 ? run.emitStarted(started, p.step, op.name) : run.emit("tool_started", started));
     result = await attempt(run, op, p.callId, args, bound, {
       resumed: p.resumed?.asked === "question" && attempts === 1,
       idempotencyKey: idempotency,

@@ -4,11 +4,12 @@
 // events after it, then live ones. A message's text deltas are streamed but not stored (the whole message is),
 // with ids "<last stored id>.<n>" so resuming from one replays what was stored after that id. What a model or a tool
 // wrote is stored escaped where PostgreSQL cannot hold it (a NUL) and read back whole (R-args-nul, db/storable.ts).
-import { and, asc, eq, gt, inArray } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { runEvents } from "@/db/schema";
 import { fromStored, toStored } from "@/db/storable";
 import { Inbox } from "@/server/calls/inbox";
+import { startsInsert, journalWriter, type StepStart } from "./journal-writer";
 import type { RunEventType } from "./shapes";
 
 export type RunEvent = {
@@ -20,7 +21,8 @@ export type RunEvent = {
   at: string;
 };
 
-type Pending = { runId: string; type: RunEventType; data: Record<string, unknown>; at: Date; done: (event: RunEvent | Error) => void };
+/** `step`: the journal row this event carries into its batch's statement (R-journal-with-event). */
+type Pending = { runId: string; type: RunEventType; data: Record<string, unknown>; at: Date; step?: StepStart; done: (event: RunEvent | Error) => void };
 
 type Listener = (event: RunEvent) => void;
 
@@ -48,6 +50,35 @@ export function storedIdOf(id: string | null | undefined): number {
   return Number.isFinite(n) && n > 0 ? n : 0;
 }
 
+/**
+ * How many of the queued events the next statement takes: up to BATCH, cut before a second journal row of one step
+ * key (one statement cannot write the same row twice, and the second must land after the first).
+ */
+function batchLength(queue: Pending[]): number {
+  const keys = new Set<string>();
+  for (let i = 0; i < Math.min(queue.length, BATCH); i++) {
+    const step = queue[i]!.step;
+    if (!step) continue;
+    const key = `${step.runId}/${step.key.step}/${step.key.index}`;
+    if (keys.has(key)) return i;
+    keys.add(key);
+  }
+  return Math.min(queue.length, BATCH);
+}
+
+const eventRow = (p: Pending) => ({ runId: p.runId, type: p.type, data: toStored(p.data), at: p.at });
+
+/**
+ * Serial ids are taken in VALUES order, whatever order RETURNING lists them in. A raw statement's bigserial comes
+ * back as text from PostgreSQL (drizzle's typed RETURNING maps it, a raw one does not), hence Number.
+ */
+function withIds(batch: Pending[], rows: { id: number | string }[]): [Pending, number][] {
+  const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+  return batch.map((p, i) => [p, ids[i]!]);
+}
+
+const asError = (reason: unknown) => (reason instanceof Error ? reason : new Error(String(reason)));
+
 export class EventLog {
   private queue: Pending[] = [];
   private writing: Promise<void> | null = null;
@@ -70,10 +101,13 @@ export class EventLog {
 
   constructor(private readonly db: Db) {}
 
-  /** Store and publish one event; resolves once it is stored. */
-  append(runId: string, type: RunEventType, data: Record<string, unknown>): Promise<RunEvent> {
+  /**
+   * Store and publish one event; resolves once it is stored, with the journal row it carries when `step` is given
+   * (R-journal-with-event): both in one statement, so neither is stored without the other.
+   */
+  append(runId: string, type: RunEventType, data: Record<string, unknown>, step?: StepStart): Promise<RunEvent> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ runId, type, data, at: new Date(), done: (e) => (e instanceof Error ? reject(e) : resolve(e)) });
+      this.queue.push({ runId, type, data, at: new Date(), step, done: (e) => (e instanceof Error ? reject(e) : resolve(e)) });
       if (URGENT.has(type)) {
         this.urgent = true;
         this.hurry?.();
@@ -94,30 +128,49 @@ export class EventLog {
     while (this.queue.length > 0) {
       // Let the appends of the next few milliseconds (from every run) join the batch, unless it is full already.
       if (this.queue.length < BATCH) await this.gather();
-      const batch = this.queue.splice(0, BATCH);
+      const batch = this.queue.splice(0, batchLength(this.queue));
       this.urgent = this.queue.some((p) => URGENT.has(p.type));
       try {
-        const rows = await this.db
-          .insert(runEvents)
-          .values(batch.map((p) => ({ runId: p.runId, type: p.type, data: toStored(p.data), at: p.at })))
-          .returning({ id: runEvents.id });
-        // Serial ids are taken in VALUES order, whatever order RETURNING lists them in.
-        const ids = rows.map((r) => r.id).sort((a, b) => a - b);
         const stored = new Map<string, { id: number; status: string | null }>();
-        batch.forEach((p, i) => {
-          const event: RunEvent = { id: String(ids[i]), runId: p.runId, type: p.type, data: p.data, at: p.at.toISOString() };
-          this.last.set(p.runId, { id: ids[i]!, deltas: 0 });
+        for (const [p, id] of await this.insert(batch)) {
+          const event: RunEvent = { id: String(id), runId: p.runId, type: p.type, data: p.data, at: p.at.toISOString() };
+          this.last.set(p.runId, { id, deltas: 0 });
           const status = p.type === "status" ? String(p.data.status) : p.type === "run_started" ? "running" : null;
-          stored.set(p.runId, { id: ids[i]!, status: status ?? stored.get(p.runId)?.status ?? null });
+          stored.set(p.runId, { id, status: status ?? stored.get(p.runId)?.status ?? null });
           this.publish(event);
           p.done(event);
-        });
+        }
         this.onStored?.(stored);
       } catch (err) {
-        for (const p of batch) p.done(err instanceof Error ? err : new Error(String(err)));
+        for (const p of batch) p.done(asError(err));
       }
     }
     this.writing = null;
+  }
+
+  /**
+   * The batch's rows in one INSERT, with the journal rows its events carry in the same statement: each event stored
+   * with its id, in the batch's order. A statement with journal rows that failed is written again as each row on its
+   * own and then the events alone, so only an event whose row is at fault is refused (answered here).
+   */
+  private async insert(batch: Pending[]): Promise<[Pending, number][]> {
+    const steps = batch.flatMap((p) => (p.step ? [p.step] : []));
+    if (steps.length > 0) {
+      // A data-modifying WITH: drizzle's own $with wraps its query in parentheses, which PostgreSQL refuses for an INSERT.
+      const events = this.db.insert(runEvents).values(batch.map(eventRow)).returning({ id: runEvents.id });
+      try {
+        const result = await this.db.execute(sql`with steps_started as (${startsInsert(this.db, steps).getSQL()}) ${events.getSQL()}`);
+        // Both drivers answer a raw statement's rows as objects.
+        return withIds(batch, (result as unknown as { rows: { id: number | string }[] }).rows);
+      } catch {
+        const own = await Promise.allSettled(steps.map((step) => journalWriter(this.db).push({ kind: "start", ...step })));
+        const refused = new Map(steps.flatMap((step, i) => (own[i]!.status === "rejected" ? [[step, (own[i] as PromiseRejectedResult).reason]] : [])));
+        for (const p of batch) if (p.step && refused.has(p.step)) p.done(asError(refused.get(p.step)));
+        batch = batch.filter((p) => !p.step || !refused.has(p.step));
+        if (batch.length === 0) return [];
+      }
+    }
+    return withIds(batch, await this.db.insert(runEvents).values(batch.map(eventRow)).returning({ id: runEvents.id }));
   }
 
   /** GATHER_MS, or one turn of the loop (setImmediate: after its I/O) once an urgent event is queued. */

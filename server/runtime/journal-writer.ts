@@ -8,7 +8,7 @@ import type { Db } from "@/db/client";
 import { runSteps } from "@/db/schema";
 import type { StepKey } from "./shapes";
 
-type Start = { kind: "start"; runId: string; key: StepKey; callId: string | null; operation: string | null; at: Date };
+type Start = { kind: "start" } & StepStart;
 type Result = { kind: "result"; runId: string; key: StepKey; result: Record<string, unknown>; at: Date };
 type Op = (Start | Result) & { done: (error: Error | null) => void };
 
@@ -39,15 +39,23 @@ function groups(ops: Op[]): Op[][] {
   return out;
 }
 
-async function writeStarts(db: Db, ops: Start[]): Promise<void> {
-  await db
+/** A step's row as it starts: what a call's tool_started can carry into its own statement (R-journal-with-event). */
+export type StepStart = { runId: string; key: StepKey; callId: string | null; operation: string | null; at: Date };
+
+/** The INSERT of starting steps, not yet run: awaited alone here, or a part of the events' statement. */
+export function startsInsert(db: Db, starts: StepStart[]) {
+  return db
     .insert(runSteps)
-    .values(ops.map((o) => ({ runId: o.runId, step: o.key.step, callIndex: o.key.index, callId: o.callId, operation: o.operation, startedAt: o.at })))
+    .values(starts.map((o) => ({ runId: o.runId, step: o.key.step, callIndex: o.key.index, callId: o.callId, operation: o.operation, startedAt: o.at })))
     .onConflictDoUpdate({
       target: [runSteps.runId, runSteps.step, runSteps.callIndex],
       // A second dispatch of the same key counts one attempt more on the same row (R-journal-key).
       set: { attempts: sql`${runSteps.attempts} + 1`, result: null, endedAt: null, startedAt: sql`excluded.started_at` },
     });
+}
+
+async function writeStarts(db: Db, ops: Start[]): Promise<void> {
+  await startsInsert(db, ops);
 }
 
 async function writeResults(db: Db, ops: Result[]): Promise<void> {

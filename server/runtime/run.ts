@@ -155,12 +155,27 @@ export class Run {
   /** Store and stream one event, masked; a failed write is kept and ends the loop at its next step. */
   emit<T extends RunEventType>(type: T, data: EventData[T]): Promise<RunEvent | null> {
     if (this.abandoned) return Promise.resolve(null);
-    const masked = this.mask.active ? this.mask.deep(data as Record<string, unknown>) : (data as Record<string, unknown>);
-    const stored = this.deps.log.append(this.id, type, masked);
-    return stored.catch((err: Error) => {
+    return this.deps.log.append(this.id, type, this.masked(data)).catch((err: Error) => {
       this.storageError ??= err;
       return null;
     });
+  }
+
+  /**
+   * A call's tool_started with the call's journal row in the same statement (R-journal-with-event); resolves once both
+   * are stored and throws when they could not be, since the call must not be dispatched then (R-journal-started).
+   */
+  async emitStarted(data: EventData["tool_started"], step: StepKey, operation: string): Promise<void> {
+    if (this.abandoned) return;
+    const row = { runId: this.id, key: step, callId: data.callId, operation, at: new Date() };
+    await this.deps.log.append(this.id, "tool_started", this.masked(data), row).catch((err: Error) => {
+      this.storageError ??= err;
+      throw err;
+    });
+  }
+
+  private masked<T>(data: T): Record<string, unknown> {
+    return this.mask.active ? this.mask.deep(data as Record<string, unknown>) : (data as Record<string, unknown>);
   }
 
   delta(text: string): void {

@@ -1,9 +1,11 @@
-// A call is dispatched only once its events are stored (R-journal-started): while the writes of run_events are held
-// back, the journal row of a call is written but the tool does not run, so a process killed at that moment leaves a
-// takeover that finds the call, instead of one that asks the model again and runs a manual call twice.
+// A call is dispatched only once its events are stored (R-journal-started), and its journal row is stored by the same
+// statement as its tool_started (R-journal-with-event): while the writes of run_events are held back, neither the row
+// nor the events are stored and the tool does not run, so a process killed at that moment leaves a takeover that asks
+// the model again for a call that never ran, never one that finds half of the record and runs a manual call twice.
 import fs from "node:fs";
 import path from "node:path";
-import { and, eq } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/db/client";
 import { runEvents, runSteps } from "@/db/schema";
@@ -13,16 +15,37 @@ import { ANN, sleep, studio, type Studio } from "./setup";
 
 const MARKS = `"""Leaves a mark."""\n\nimport os\n\n\ndef leave(folder: str, tag: str) -> str:\n    """Leave one mark.\n\n    Args:\n        folder: Where.\n        tag: Which.\n    """\n    with open(os.path.join(folder, "marks.txt"), "a") as f:\n        f.write(tag + "\\n")\n    return "left"\n`;
 
-/** The studio's database, with the inserts into run_events waiting while `hold` is set. */
-function heldEvents(db: Db, gate: { hold: Promise<void> | null }): Db {
+type Returning = PromiseLike<unknown>;
+type Insert = (t: unknown) => { values(v: unknown): { returning(r: unknown): Returning } };
+const dialect = new PgDialect();
+
+/** The studio's database, with the writes into run_events (alone or with journal rows) waiting while `hold` is set. */
+function heldEvents(db: Db, gate: Gate): Db {
   return new Proxy(db, {
     get(target, prop, receiver) {
       if (prop === "insert") {
         return (table: unknown) => {
-          const real = (target.insert as (t: unknown) => { values(v: unknown): { returning(r: unknown): Promise<unknown> } })(table);
-          const held = gate.hold;
-          if (table !== runEvents || !held) return real;
-          return { values: (v: unknown) => ({ returning: (r: unknown) => held.then(() => real.values(v).returning(r)) }) };
+          const real = (target.insert as Insert)(table);
+          const hold = gate.hold;
+          if (table !== runEvents || !hold) return real;
+          // The statement as built (its SQL can still be read), sent once the gate opens.
+          const returning = (built: Returning): Returning =>
+            Object.assign(Object.create(built) as Returning, {
+              then: (ok: (v: unknown) => unknown, ko: (e: unknown) => unknown) => {
+                gate.held++;
+                return hold.then(() => built).then(ok, ko);
+              },
+            });
+          return { values: (v: unknown) => ({ returning: (r: unknown) => returning(real.values(v).returning(r)) }) };
+        };
+      }
+      if (prop === "execute") {
+        // The statement that stores a call's tool_started with its journal row (R-journal-with-event).
+        return (query: SQL) => {
+          const hold = gate.hold;
+          if (!hold || !dialect.sqlToQuery(query).sql.includes('insert into "run_events"')) return target.execute(query);
+          gate.held++;
+          return hold.then(() => target.execute(query));
         };
       }
       const value = Reflect.get(target, prop, receiver) as unknown;
@@ -34,7 +57,9 @@ function heldEvents(db: Db, gate: { hold: Promise<void> | null }): Db {
 let s: Studio;
 let runtime: Runtime;
 let folder: string;
-const gate: { hold: Promise<void> | null; open: () => void } = { hold: null, open: () => undefined };
+/** `held`: how many writes of run_events waited on the gate. */
+type Gate = { hold: Promise<void> | null; open: () => void; held: number };
+const gate: Gate = { hold: null, open: () => undefined, held: 0 };
 
 beforeAll(async () => {
   s = await studio("dispatch-order", { "marks.py": MARKS });
@@ -52,7 +77,7 @@ afterAll(async () => {
 const marks = () => (fs.existsSync(path.join(folder, "marks.txt")) ? fs.readFileSync(path.join(folder, "marks.txt"), "utf8").split("\n").filter(Boolean) : []);
 
 describe("a call and its events", () => {
-  it("R-journal-started: the tool runs only after the call's events are stored, though its journal row is written first", async () => {
+  it("R-journal-started, R-journal-with-event: the tool runs only after the call's events and its journal row are stored, by one statement", async () => {
     const agent = await s.agent({ tools: [{ entry: "tools/marks.py" }] });
     // A first run starts the tool host, so the second one's call would reach the tool at once.
     s.model.reply(call("marks__leave", { folder, tag: "warm" }), text("Done."));
@@ -68,13 +93,16 @@ describe("a call and its events", () => {
     s.model.reply(closeGate, text("Done."));
     const { runId } = await runtime.start({ agentId: agent, message: "Leave a mark.", user: ANN });
     const callRow = () => s.database.db.select().from(runSteps).where(and(eq(runSteps.runId, runId), eq(runSteps.step, 1), eq(runSteps.callIndex, 1)));
-    await expect.poll(async () => (await callRow()).length, { timeout: 15_000 }).toBe(1);
+    // The run's events from the model's answer on, the call's tool_started and its row among them, wait on the gate.
+    await expect.poll(() => gate.held, { timeout: 15_000 }).toBeGreaterThan(0);
     await sleep(1500);
     expect(marks(), "the tool ran before its call's events were stored").toEqual(["warm"]);
+    expect(await callRow(), "the call's journal row was stored without its tool_started").toHaveLength(0);
 
     gate.open();
     await runtime.idle(runId);
     expect(marks()).toEqual(["warm", "held"]);
+    expect(await callRow()).toHaveLength(1);
     const types = (await s.database.db.select().from(runEvents).where(eq(runEvents.runId, runId))).map((e) => e.type);
     expect(types.filter((t) => t === "tool_call" || t === "tool_started" || t === "tool_result")).toEqual(["tool_call", "tool_started", "tool_result"]);
   }, 60_000);
