@@ -10,6 +10,12 @@ const nextConfig = {
   // `next dev` serves its internal files only to localhost unless told otherwise (R-ops-dev-origins).
   allowedDevOrigins: ["127.0.0.1"],
   poweredByHeader: false,
+  experimental: {
+    // `next start` requires every route's server code as it starts, before any request: each route has its own copy
+    // of the modules it shares, so the idle studio held all of them. A route is loaded on its first request instead
+    // (R-boot-routes-on-demand).
+    preloadEntriesOnStart: false,
+  },
 };
 
 export default nextConfig;

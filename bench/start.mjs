@@ -13,6 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
+import { serverEnv } from "../scripts/server-process.mjs";
 import { fmtMs, median, p95 } from "./stats.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -102,6 +103,37 @@ function treeRss(pid) {
   return { server: rssMiB(pid), children: descendants.reduce((sum, child) => sum + rssMiB(child), 0), count: descendants.length };
 }
 
+/**
+ * Where a process's RSS is, from /proc/<pid>/smaps: WebAssembly memory (PGlite's; V8 keeps each wasm memory as a
+ * read-write mapping directly followed by a guard reservation of several GiB), code and data mapped from files (Node's
+ * binary, its libraries), and the rest (V8's heap, malloc's arenas), in MiB (R-boot-rss-split).
+ */
+function rssSplit(pid) {
+  let text;
+  try {
+    text = fs.readFileSync(`/proc/${pid}/smaps`, "utf8");
+  } catch {
+    return null;
+  }
+  const maps = [];
+  for (const line of text.split("\n")) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ (\d+)\s*(.*)$/.exec(line);
+    if (head) {
+      maps.push({ start: parseInt(head[1], 16), end: parseInt(head[2], 16), perms: head[3], file: head[4] !== "0", rss: 0 });
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss && maps.length > 0) maps[maps.length - 1].rss = Number(rss[1]) / 1024;
+  }
+  const split = { wasm: 0, files: 0, rest: 0 };
+  maps.forEach((map, i) => {
+    const guard = maps[i + 1];
+    const isWasm = map.perms.startsWith("rw") && !map.file && guard?.start === map.end && guard.perms === "---p" && guard.end - guard.start >= 4 * 2 ** 30;
+    split[isWasm ? "wasm" : map.file ? "files" : "rest"] += map.rss;
+  });
+  return split;
+}
+
 /** Waits until the server's RSS moves less than 2 MiB over 2 s (at most 20 s), then reads it. */
 async function settledRss(pid) {
   const started = performance.now();
@@ -156,7 +188,7 @@ function stop(child) {
 async function studioStart(dataDir) {
   const port = await freePort();
   const args = [serve, "-p", String(port), "-H", "127.0.0.1"];
-  return { port, ...(await startAndWait(args, { ...env, QUIVER_DATA_DIR: dataDir }, `http://127.0.0.1:${port}/`)) };
+  return { port, ...(await startAndWait(args, serverEnv({ ...env, QUIVER_DATA_DIR: dataDir }), `http://127.0.0.1:${port}/`)) };
 }
 
 // The floor: Node itself, starting and answering 200 from a bare http server.
@@ -202,7 +234,7 @@ try {
   const port = await freePort();
   const child = spawn(process.execPath, [serve, "-p", String(port), "-H", "127.0.0.1"], {
     cwd: root,
-    env: { ...env, QUIVER_DATA_DIR: dataDir },
+    env: serverEnv({ ...env, QUIVER_DATA_DIR: dataDir }),
     stdio: "ignore",
   });
   try {
@@ -220,15 +252,19 @@ try {
       if (up) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    const idle = await settledRss(child.pid);
+    const idle = { ...(await settledRss(child.pid)), split: rssSplit(child.pid) };
     const page = await get(`http://127.0.0.1:${port}/`);
     if (page.status !== 200) throw new Error(`/ answered ${page.status}`);
-    const afterPage = await settledRss(child.pid);
+    const afterPage = { ...(await settledRss(child.pid)), split: rssSplit(child.pid) };
     const health = await get(`http://127.0.0.1:${port}/api/health`);
     const line = (what, rss) =>
       `idle RSS ${what}: studio ${rss.server.toFixed(0)} MiB; target ≤ ${TARGET_RSS_MIB} MiB: ${mark(rss.server <= TARGET_RSS_MIB)}; its children (tool hosts) ${rss.children.toFixed(0)} MiB in ${rss.count} processes, counted apart`;
+    const split = ({ split: at }) =>
+      at ? `  of which PGlite's WebAssembly memory ${at.wasm.toFixed(0)} MiB, mapped from files (Node's code) ${at.files.toFixed(0)} MiB, the rest (V8's heap, malloc) ${at.rest.toFixed(0)} MiB` : "  (no /proc/<pid>/smaps to split it)";
     console.log(line("after start settles, no request yet", idle));
+    console.log(split(idle));
     console.log(line(`after a first page (${new URL(page.url).pathname})`, afterPage));
+    console.log(split(afterPage));
     console.log(`/api/health after the page: ${health.status} ${health.body}`);
     if (health.status !== 200) failed = true;
   } finally {

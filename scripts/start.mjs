@@ -7,6 +7,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { serverEnv } from "./server-process.mjs";
 
 console.log(`Quiver on Node ${process.version}`);
 
@@ -51,9 +52,10 @@ if (!buildIsCurrent()) {
 }
 
 // scripts/serve.mjs serves the build as `next start` would, and tells the routes each request's socket address.
+// Its environment holds malloc to two arenas (R-boot-malloc).
 const server = spawn(process.execPath, [path.join(root, "scripts", "serve.mjs"), ...process.argv.slice(2)], {
   cwd: root,
-  env: childEnv,
+  env: serverEnv(childEnv),
   stdio: "inherit",
 });
 for (const signal of ["SIGINT", "SIGTERM"]) {
