@@ -2,7 +2,7 @@
 // What the model sees for each operation of the file: name, description and the input schema, as JSON
 // and as a table. Only these three things reach the model (R-schema-three-things).
 import { Check, Copy } from "lucide-react";
-import { memo, useState, useSyncExternalStore } from "react";
+import { memo, useEffect, useState } from "react";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { CatalogFile, CatalogTool } from "@/server/host/protocol";
 import type { BusyFlag } from "./busy-flag";
@@ -103,11 +103,23 @@ function OperationCard({ tool }: { tool: CatalogTool }) {
 // only the edited operation's card render again when the answer lands (R-preview-pause).
 const SameOperationCard = memo(OperationCard, (before, after) => before.tool === after.tool || JSON.stringify(before.tool) === JSON.stringify(after.tool));
 
-const notBusy = () => false;
+/**
+ * The busy mark as this list's own state, subscribed below the memoised panels: a request leaving re-renders this list
+ * alone, whose cards stay (R-preview-busy-local). Plain state, not an external store React would render at once: the
+ * mark then renders in the same pass as the answer that clears it, and after the request that sets it has left.
+ */
+function useBusy(busy: BusyFlag): boolean {
+  const [pending, setPending] = useState(busy.get);
+  useEffect(() => {
+    const follow = () => setPending(busy.get());
+    follow();
+    return busy.subscribe(follow);
+  }, [busy]);
+  return pending;
+}
 
 export function SchemaPreview({ entry, stale, busy }: { entry: CatalogFile | null; stale: boolean; busy: BusyFlag }) {
-  // Subscribed here, below the memoised panels: a request leaving re-renders this list, whose cards stay (R-preview-busy-local).
-  const pending = useSyncExternalStore(busy.subscribe, busy.get, notBusy);
+  const pending = useBusy(busy);
   if (!entry) return <p className="p-4 text-sm text-zinc-500 dark:text-zinc-400">Reading the file…</p>;
   return (
     <div className="flex flex-col gap-3 p-3" aria-busy={pending}>
