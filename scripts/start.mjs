@@ -52,7 +52,7 @@ if (!buildIsCurrent()) {
 }
 
 // scripts/serve.mjs serves the build as `next start` would, and tells the routes each request's socket address.
-// Its environment holds malloc to two arenas (R-boot-malloc).
+// Its environment holds malloc to two arenas and fixed thresholds (R-boot-malloc).
 const server = spawn(process.execPath, [path.join(root, "scripts", "serve.mjs"), ...process.argv.slice(2)], {
   cwd: root,
   env: serverEnv(childEnv),
