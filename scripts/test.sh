@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `npm test`: every check, in the order that fails fastest: types, lint, the layers, rule citations, the tool host's
 # Python tests, unit and integration tests, then the production build driven by Playwright in Chromium. Steps that
-# mostly wait run beside steps that mostly compute (R-ops-ci-overlap): each one's output is kept apart and printed
-# whole, in this order, and any one failing fails the run once its companions have ended.
+# mostly wait run beside steps that mostly compute (R-ops-ci-overlap): the Python tests beside the checks and vitest,
+# the chaos test beside the build and Playwright. A step begun beside others keeps its output apart and prints it
+# whole once it has ended; any step failing fails the run, once those beside it have ended too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -24,29 +25,37 @@ step() { printf '\n== %s\n' "$1"; }
 logs=$(mktemp -d "${TMPDIR:-/tmp}/quiver-test-XXXXXX")
 trap 'rm -rf "$logs"' EXIT
 
-# together "title" function ["title" function]…: runs the functions at once, each into a log of its own, then prints
-# each log under its title and how long it took, in the order given; fails when any failed.
-together() {
-  local titles=() pids=() i failed=0 rc
-  while [ $# -gt 0 ]; do
-    titles+=("$1")
-    (
-      trap 'echo "$((SECONDS - began))" >"$logs/${#pids[@]}.s"' EXIT
-      began=$SECONDS
-      "$2"
-    ) >"$logs/${#pids[@]}.log" 2>&1 &
-    pids+=($!)
-    shift 2
-  done
-  for i in "${!pids[@]}"; do
+# Steps begun in the background, by number: the group each belongs to, its title and its pid.
+begun=0
+declare -a job_group job_title job_pid
+# begin group "title" function: starts the function now, into a log of its own.
+begin() {
+  local n=$begun
+  begun=$((n + 1))
+  job_group[n]=$1
+  job_title[n]=$2
+  (
+    trap 'echo "$((SECONDS - began))" >"$logs/$n.s"' EXIT
+    began=$SECONDS
+    "$3"
+  ) >"$logs/$n.log" 2>&1 &
+  job_pid[n]=$!
+}
+# collect [group]: waits for the steps begun in the group (every group when none is named), then prints each one's
+# log under its title and how long it took, in the order they were begun; fails when any failed.
+collect() {
+  local n rc failed=0
+  for n in "${!job_pid[@]}"; do
+    if [ -n "${1:-}" ] && [ "${job_group[n]}" != "$1" ]; then continue; fi
     rc=0
-    wait "${pids[$i]}" || rc=$?
-    step "${titles[$i]} ($(cat "$logs/$i.s" 2>/dev/null || echo "?") s)"
-    cat "$logs/$i.log"
+    wait "${job_pid[n]}" || rc=$?
+    step "${job_title[n]} ($(cat "$logs/$n.s" 2>/dev/null || echo "?") s)"
+    cat "$logs/$n.log"
     if [ "$rc" -ne 0 ]; then
-      echo "Failed: ${titles[$i]} (exit $rc)." >&2
+      echo "Failed: ${job_title[n]} (exit $rc)." >&2
       failed=1
     fi
+    unset "job_pid[n]"
   done
   return "$failed"
 }
@@ -63,7 +72,8 @@ toolhost() {
   fi
 }
 # It kills studio processes for up to two minutes, on a database of its own, after the other tests: they would slow
-# the workers it restarts. The build beside it computes while it mostly waits (R-ops-ci-overlap).
+# the workers it restarts. The build, then the start of the end-to-end tests, run beside it while it mostly waits
+# (R-ops-ci-overlap).
 chaos() {
   if [ -n "${DATABASE_URL:-}" ]; then
     npx vitest run --config tests/chaos/vitest.config.mts
@@ -71,21 +81,31 @@ chaos() {
     echo "Skipped: DATABASE_URL is unset (the chaos test needs a PostgreSQL whose user may create a database)."
   fi
 }
-build() { npx next build; }
-
-together \
-  "type check" typecheck \
-  "lint" lint \
-  "layers (one-way imports, no cycles)" layers \
-  "rule citations (docs/rules.md ids, no outside documents)" citations \
-  "tool host (Python, warnings as errors)" toolhost
+# Every check fails the run, but only once the steps begun beside it have ended and been printed.
+begin python "tool host (Python, warnings as errors)" toolhost
+begin checks "type check" typecheck
+begin checks "lint" lint
+begin checks "layers (one-way imports, no cycles)" layers
+begin checks "rule citations (docs/rules.md ids, no outside documents)" citations
+if ! collect checks; then
+  collect || true
+  exit 1
+fi
 
 step "unit and integration tests"
-npx vitest run
+failed=0
+npx vitest run || failed=1
+collect python || failed=1
+[ "$failed" = 0 ] || exit 1
 
-together \
-  "durable runs under SIGKILL (PostgreSQL)" chaos \
-  "production build" build
-
-step "end-to-end tests (Chromium)"
-npx playwright test
+# The chaos test's log comes after the end-to-end tests', which start as soon as the build is done.
+begin chaos "durable runs under SIGKILL (PostgreSQL)" chaos
+step "production build"
+if npx next build; then
+  step "end-to-end tests (Chromium)"
+  npx playwright test || failed=1
+else
+  failed=1
+fi
+collect chaos || failed=1
+exit "$failed"
