@@ -24,6 +24,7 @@ import { Runtime } from "@/server/runtime";
 import { mcpServersOf, readSources, runCatalog } from "@/server/runtime/catalog";
 import { prepare, recordCall, runTurn } from "@/server/runtime/dispatch";
 import { EventLog } from "@/server/runtime/events";
+import { keyCalls } from "@/server/runtime/journal";
 import { journalWriter } from "@/server/runtime/journal-writer";
 import { Run, type StepMetrics } from "@/server/runtime/run";
 import { agentForRun, insertRun } from "@/server/runtime/store";
@@ -146,6 +147,9 @@ async function pipelineSide(b: Bench, server: string, tool: string): Promise<Sid
     label: tool === "noop" ? "a run's pipeline (read-only: no audit row)" : "a run's pipeline, with its audit row",
     call: async () => {
       const p = prepare(run, { callId: `call-${++n}`, name: tool, input: "{}" });
+      // A step of its own in the run's journal, as the loop gives each model turn's calls (the turn's row is the model's).
+      run.journalStep++;
+      keyCalls(run, [p]);
       void recordCall(run, p);
       const [result] = await runTurn(run, [p]);
       if (result?.outcome !== "ok") throw new Error(`${tool} answered ${result?.outcome}: ${result?.text}`);

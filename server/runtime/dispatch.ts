@@ -116,7 +116,17 @@ async function settle(run: Run, p: PreparedCall, result: ResultRecord): Promise<
   // The journal's row of a call that was dispatched gets its result (R-journal-started), also one a person gave it
   // (R-journal-manual), so a later takeover does not ask again; a call never dispatched has no row to update. Not
   // waited for here: the run's next journal write (its next model turn's row) is, and lands after it (R-journal-group).
-  if (p.step && !final.deduped && (final.attempts > 0 || p.resumed?.started || p.op?.replay === "manual")) void journalResult(run.deps.db, run.id, p.step, { ...final, name: p.name }).catch(() => undefined);
+  // A call dispatched at once has its result written after its row (R-journal-safe-at-once).
+  if (p.step && !final.deduped && (final.attempts > 0 || p.resumed?.started || p.op?.replay === "manual")) {
+    const step = p.step;
+    const write = () => journalResult(run.deps.db, run.id, step, { ...final, name: p.name });
+    if (!p.recorded) void write().catch(() => undefined);
+    else {
+      const written = p.recorded.then(write).catch(() => undefined);
+      run.resultsAfterRows.add(written);
+      void written.then(() => run.resultsAfterRows.delete(written));
+    }
+  }
   return final;
 }
 
@@ -176,8 +186,14 @@ async function execute(run: Run, p: PreparedCall): Promise<Omit<ResultRecord, "c
     // takeover that did not find them would ask the model again and dispatch the call anew (R-journal-started). The
     // first one carries the call's journal row in its own statement (R-journal-with-event): a process taking the run
     // over knows it may have run.
-    const started = { callId: p.callId, operation: op.name, attempt: attempts, timeoutS: bound };
-    await (p.step && attempts === 1 ? run.emitStarted(started, p.step, op.name) : run.emit("tool_started", started));
+    const startedEvent = { callId: p.callId, operation: op.name, attempt: attempts, timeoutS: bound };
+    if (p.step && attempts === 1 && op.replay === "safe") {
+      // A read-only call has no effect to record first: it is dispatched at once (R-journal-safe-at-once).
+      p.recorded = run.emitStarted(startedEvent, p.step, op.name, false);
+      p.recorded.catch(() => undefined);
+    } else {
+      await (p.step && attempts === 1 ? run.emitStarted(startedEvent, p.step, op.name) : run.emit("tool_started", startedEvent));
+    }
     result = await attempt(run, op, p.callId, args, bound, {
       resumed: p.resumed?.asked === "question" && attempts === 1,
       idempotencyKey: idempotency,

@@ -38,7 +38,7 @@ describe("a tool_started with its journal row", () => {
     const log = new EventLog(database.db);
     const [first, started, last] = await Promise.all([
       log.append(runId, "tool_call", { callId: "call-1" }),
-      log.append(runId, "tool_started", { callId: "call-1", attempt: 1 }, row(runId, 1)),
+      log.append(runId, "tool_started", { callId: "call-1", attempt: 1 }, { step: row(runId, 1) }),
       log.append(runId, "progress", { callId: "call-1" }),
     ]);
     expect(Number(first.id) < Number(started.id) && Number(started.id) < Number(last.id)).toBe(true);
@@ -51,8 +51,8 @@ describe("a tool_started with its journal row", () => {
     const log = new EventLog(database.db);
     // PostgreSQL's text holds no NUL: the journal's call id refuses it, while the event's data is stored escaped.
     const settled = await Promise.allSettled([
-      log.append(runId, "tool_started", { callId: "call-1" }, row(runId, 1)),
-      log.append(runId, "tool_started", { callId: "bad" }, row(runId, 2, "a\u0000b")),
+      log.append(runId, "tool_started", { callId: "call-1" }, { step: row(runId, 1) }),
+      log.append(runId, "tool_started", { callId: "bad" }, { step: row(runId, 2, "a\u0000b") }),
       log.append(runId, "progress", { callId: "call-1" }),
     ]);
     expect(settled.map((s) => s.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
@@ -64,8 +64,8 @@ describe("a tool_started with its journal row", () => {
     const runId = await newRun();
     const log = new EventLog(database.db);
     await Promise.all([
-      log.append(runId, "tool_started", { callId: "call-1", attempt: 1 }, row(runId, 1)),
-      log.append(runId, "tool_started", { callId: "call-1", attempt: 1 }, row(runId, 1)),
+      log.append(runId, "tool_started", { callId: "call-1", attempt: 1 }, { step: row(runId, 1) }),
+      log.append(runId, "tool_started", { callId: "call-1", attempt: 1 }, { step: row(runId, 1) }),
     ]);
     expect((await stepsOf(runId)).map((s) => [s.callIndex, s.attempts])).toEqual([[1, 2]]);
     expect(await eventsOf(runId)).toHaveLength(2);

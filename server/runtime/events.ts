@@ -21,8 +21,13 @@ export type RunEvent = {
   at: string;
 };
 
-/** `step`: the journal row this event carries into its batch's statement (R-journal-with-event). */
-type Pending = { runId: string; type: RunEventType; data: Record<string, unknown>; at: Date; step?: StepStart; done: (event: RunEvent | Error) => void };
+/**
+ * `step`: the journal row this event carries into its batch's statement (R-journal-with-event). `urgent`: somebody
+ * waits on it before acting, so it cuts the gathering short (R-events-hurry).
+ */
+type Pending = { runId: string; type: RunEventType; data: Record<string, unknown>; at: Date; step?: StepStart; urgent: boolean; done: (event: RunEvent | Error) => void };
+
+export type AppendOptions = { step?: StepStart; urgent?: boolean };
 
 type Listener = (event: RunEvent) => void;
 
@@ -105,10 +110,10 @@ export class EventLog {
    * Store and publish one event; resolves once it is stored, with the journal row it carries when `step` is given
    * (R-journal-with-event): both in one statement, so neither is stored without the other.
    */
-  append(runId: string, type: RunEventType, data: Record<string, unknown>, step?: StepStart): Promise<RunEvent> {
+  append(runId: string, type: RunEventType, data: Record<string, unknown>, { step, urgent = URGENT.has(type) }: AppendOptions = {}): Promise<RunEvent> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ runId, type, data, at: new Date(), step, done: (e) => (e instanceof Error ? reject(e) : resolve(e)) });
-      if (URGENT.has(type)) {
+      this.queue.push({ runId, type, data, at: new Date(), step, urgent, done: (e) => (e instanceof Error ? reject(e) : resolve(e)) });
+      if (urgent) {
         this.urgent = true;
         this.hurry?.();
       }
@@ -129,7 +134,7 @@ export class EventLog {
       // Let the appends of the next few milliseconds (from every run) join the batch, unless it is full already.
       if (this.queue.length < BATCH) await this.gather();
       const batch = this.queue.splice(0, batchLength(this.queue));
-      this.urgent = this.queue.some((p) => URGENT.has(p.type));
+      this.urgent = this.queue.some((p) => p.urgent);
       try {
         const stored = new Map<string, { id: number; status: string | null }>();
         for (const [p, id] of await this.insert(batch)) {

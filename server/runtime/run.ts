@@ -40,6 +40,8 @@ export type PreparedCall = {
   early: { outcome: Outcome; text: string } | null;
   /** Its step key in the run's journal (R-journal-key); none for a call a tool made while it ran. */
   step?: StepKey;
+  /** Its journal row being stored, for a call dispatched without waiting for it (R-journal-safe-at-once). */
+  recorded?: Promise<void>;
   /** A call a tree tool made through ctx.system while it ran: that call's id. */
   parent?: string;
   /** When the run resumes: what already happened to this call. */
@@ -153,6 +155,9 @@ export class Run {
   }
 
   /** Store and stream one event, masked; a failed write is kept and ends the loop at its next step. */
+  /** The journal results of calls dispatched at once, each written after its row (R-journal-safe-at-once). */
+  readonly resultsAfterRows = new Set<Promise<void>>();
+
   emit<T extends RunEventType>(type: T, data: EventData[T]): Promise<RunEvent | null> {
     if (this.abandoned) return Promise.resolve(null);
     return this.deps.log.append(this.id, type, this.masked(data)).catch((err: Error) => {
@@ -163,12 +168,14 @@ export class Run {
 
   /**
    * A call's tool_started with the call's journal row in the same statement (R-journal-with-event); resolves once both
-   * are stored and throws when they could not be, since the call must not be dispatched then (R-journal-started).
+   * are stored and throws when they could not be, since a call that waits for them must not be dispatched then
+   * (R-journal-started). `waited`: false for a read-only call dispatched at once (R-journal-safe-at-once), whose
+   * write then gathers with the events of the next few milliseconds instead of cutting the gathering short.
    */
-  async emitStarted(data: EventData["tool_started"], step: StepKey, operation: string): Promise<void> {
+  async emitStarted(data: EventData["tool_started"], step: StepKey, operation: string, waited = true): Promise<void> {
     if (this.abandoned) return;
     const row = { runId: this.id, key: step, callId: data.callId, operation, at: new Date() };
-    await this.deps.log.append(this.id, "tool_started", this.masked(data), row).catch((err: Error) => {
+    await this.deps.log.append(this.id, "tool_started", this.masked(data), { step: row, urgent: waited }).catch((err: Error) => {
       this.storageError ??= err;
       throw err;
     });
@@ -197,7 +204,7 @@ export class Run {
     const ended = status === "done" || status === "failed" || status === "cancelled";
     this.statusChain = this.statusChain.then(async () => {
       // The events that led here, and the journal's writes, are stored before the row says so (a restart then finds them).
-      await Promise.all([this.deps.log.flushed(), journalWriter(this.deps.db).flushed()]);
+      await Promise.all([this.deps.log.flushed(), journalWriter(this.deps.db).flushed(), ...this.resultsAfterRows]);
       if (this.abandoned) return;
       const masked = error === null ? null : this.mask(error);
       await updateRun(this.deps.db, this.id, {

@@ -54,6 +54,8 @@ function heldEvents(db: Db, gate: Gate): Db {
   }) as Db;
 }
 
+const LOOK = `"""Looks, changing nothing."""\n\nimport os\nfrom quiver import tool\n\n\n@tool(replay="safe")\ndef look(folder: str, tag: str) -> str:\n    """Look once (the mark is the test's way to see it ran).\n\n    Args:\n        folder: Where.\n        tag: Which.\n    """\n    with open(os.path.join(folder, "marks.txt"), "a") as f:\n        f.write(tag + "\\n")\n    return "looked"\n`;
+
 let s: Studio;
 let runtime: Runtime;
 let folder: string;
@@ -62,7 +64,7 @@ type Gate = { hold: Promise<void> | null; open: () => void; held: number };
 const gate: Gate = { hold: null, open: () => undefined, held: 0 };
 
 beforeAll(async () => {
-  s = await studio("dispatch-order", { "marks.py": MARKS });
+  s = await studio("dispatch-order", { "marks.py": MARKS, "look.py": LOOK });
   folder = path.join(s.tree, ".effects");
   fs.mkdirSync(folder);
   runtime = new Runtime({ db: heldEvents(s.database.db, gate), tree: s.tree, dataDir: s.dataDir, modelRetries: 0, retryMs: 10 });
@@ -103,6 +105,27 @@ describe("a call and its events", () => {
     await runtime.idle(runId);
     expect(marks()).toEqual(["warm", "held"]);
     expect(await callRow()).toHaveLength(1);
+    const types = (await s.database.db.select().from(runEvents).where(eq(runEvents.runId, runId))).map((e) => e.type);
+    expect(types.filter((t) => t === "tool_call" || t === "tool_started" || t === "tool_result")).toEqual(["tool_call", "tool_started", "tool_result"]);
+  }, 60_000);
+
+  it("R-journal-safe-at-once: a read-only call runs while its events and row wait, and its result is written after its row", async () => {
+    const agent = await s.agent({ tools: [{ entry: "tools/look.py" }] });
+    const before = marks().length;
+    const closeGate = () => {
+      gate.hold = new Promise<void>((resolve) => (gate.open = () => ((gate.hold = null), resolve())));
+      return call("look__look", { folder, tag: "looked" });
+    };
+    s.model.reply(closeGate, text("Done."));
+    const { runId } = await runtime.start({ agentId: agent, message: "Look.", user: ANN });
+    await expect.poll(() => marks().length, { timeout: 15_000 }).toBe(before + 1);
+    const callRow = () => s.database.db.select().from(runSteps).where(and(eq(runSteps.runId, runId), eq(runSteps.step, 1), eq(runSteps.callIndex, 1)));
+    expect(await callRow(), "nothing of the call is stored while the gate is shut").toHaveLength(0);
+
+    gate.open();
+    await runtime.idle(runId);
+    const [row] = await callRow();
+    expect(row?.result, "the call's result is in the journal once its row is").toMatchObject({ outcome: "ok", text: "looked" });
     const types = (await s.database.db.select().from(runEvents).where(eq(runEvents.runId, runId))).map((e) => e.type);
     expect(types.filter((t) => t === "tool_call" || t === "tool_started" || t === "tool_result")).toEqual(["tool_call", "tool_started", "tool_result"]);
   }, 60_000);
