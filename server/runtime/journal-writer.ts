@@ -8,6 +8,9 @@ import type { Db } from "@/db/client";
 import { runSteps } from "@/db/schema";
 import type { StepKey } from "./shapes";
 
+/** A step's row as it starts: what a call's tool_started can carry into its own statement (R-journal-with-event). */
+export type StepStart = { runId: string; key: StepKey; callId: string | null; operation: string | null; at: Date };
+
 type Start = { kind: "start" } & StepStart;
 type Result = { kind: "result"; runId: string; key: StepKey; result: Record<string, unknown>; at: Date };
 type Op = (Start | Result) & { done: (error: Error | null) => void };
@@ -38,9 +41,6 @@ function groups(ops: Op[]): Op[][] {
   if (group.length > 0) out.push(group);
   return out;
 }
-
-/** A step's row as it starts: what a call's tool_started can carry into its own statement (R-journal-with-event). */
-export type StepStart = { runId: string; key: StepKey; callId: string | null; operation: string | null; at: Date };
 
 /** The INSERT of starting steps, not yet run: awaited alone here, or a part of the events' statement. */
 export function startsInsert(db: Db, starts: StepStart[]) {

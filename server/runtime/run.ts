@@ -154,10 +154,10 @@ export class Run {
     return this.catalog.operations.find((op) => op.name === name);
   }
 
-  /** Store and stream one event, masked; a failed write is kept and ends the loop at its next step. */
   /** The journal results of calls dispatched at once, each written after its row (R-journal-safe-at-once). */
   readonly resultsAfterRows = new Set<Promise<void>>();
 
+  /** Store and stream one event, masked; a failed write is kept and ends the loop at its next step. */
   emit<T extends RunEventType>(type: T, data: EventData[T]): Promise<RunEvent | null> {
     if (this.abandoned) return Promise.resolve(null);
     return this.deps.log.append(this.id, type, this.masked(data)).catch((err: Error) => {
