@@ -39,6 +39,9 @@ describe.skipIf(!databaseUrl)("the journal of steps across a takeover, on Postgr
     s.model.reply(call(name, { path: effect, hold }), text(reply));
     const { runId } = await s.web.start({ agentId: await s.agent([{ entry }]), message: "Go.", user: file.person });
     await expect.poll(() => linesOf(effect).length + linesOf(`${effect}.calls`).length, { timeout: 30_000, interval: 100 }).toBeGreaterThan(0);
+    // The call's start is stored (its tool_started and its journal row are one statement): a read-only call is
+    // dispatched before they are (R-journal-safe-at-once), and a kill before then leaves a call that never started.
+    await expect.poll(async () => (await s.events(runId)).some((e) => e.type === "tool_started"), { timeout: 10_000, interval: 50 }).toBe(true);
     await expect.poll(() => pair.filter((w) => w.live.has(runId)).length, { timeout: 20_000, interval: 50 }).toBe(1);
     const holder = pair.find((w) => w.live.has(runId))!;
     const other = pair.find((w) => w !== holder)!;
