@@ -32,6 +32,9 @@ export default defineConfig({
       QUIVER_TEST_DATABASE_URL: process.env.DATABASE_URL ?? "",
       QUIVER_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "quiver-vitest-")),
     },
+    // One migrated embedded database, copied into each new data folder a test opens (R-ops-test-pglite-template).
+    globalSetup: ["tests/support/pglite-template.global.ts"],
+    setupFiles: ["tests/support/pglite-template.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // PGlite and the tool host are heavy to start; two workers suit a 2-core machine.
