@@ -1,33 +1,22 @@
-// The studio's API: one sub-router per domain.
+// The studio's API: one sub-router per domain, each loaded on the first call of one of its procedures
+// (R-boot-routers-lazy), so a page loads the code of the domains it asks about and no other.
+import { lazy } from "@trpc/server";
 import { router } from "./init";
-import { accountRouter } from "./routers/account";
-import { agentsRouter } from "./routers/agents";
-import { apiKeysRouter } from "./routers/api-keys";
-import { auditRouter } from "./routers/audit";
-import { mcpServersRouter } from "./routers/mcp-servers";
-import { modelsRouter } from "./routers/models";
-import { runsRouter } from "./routers/runs";
-import { secretsRouter } from "./routers/secrets";
-import { startRouter } from "./routers/start";
-import { toolsRouter } from "./routers/tools";
-import { triggersRouter } from "./routers/triggers";
-import { useFromCodeRouter } from "./routers/use-from-code";
-import { usersRouter } from "./routers/users";
 
 export const appRouter = router({
-  account: accountRouter,
-  agents: agentsRouter,
-  apiKeys: apiKeysRouter,
-  audit: auditRouter,
-  mcpServers: mcpServersRouter,
-  models: modelsRouter,
-  runs: runsRouter,
-  secrets: secretsRouter,
-  start: startRouter,
-  tools: toolsRouter,
-  triggers: triggersRouter,
-  useFromCode: useFromCodeRouter,
-  users: usersRouter,
+  account: lazy(() => import("./routers/account").then((m) => m.accountRouter)),
+  agents: lazy(() => import("./routers/agents").then((m) => m.agentsRouter)),
+  apiKeys: lazy(() => import("./routers/api-keys").then((m) => m.apiKeysRouter)),
+  audit: lazy(() => import("./routers/audit").then((m) => m.auditRouter)),
+  mcpServers: lazy(() => import("./routers/mcp-servers").then((m) => m.mcpServersRouter)),
+  models: lazy(() => import("./routers/models").then((m) => m.modelsRouter)),
+  runs: lazy(() => import("./routers/runs").then((m) => m.runsRouter)),
+  secrets: lazy(() => import("./routers/secrets").then((m) => m.secretsRouter)),
+  start: lazy(() => import("./routers/start").then((m) => m.startRouter)),
+  tools: lazy(() => import("./routers/tools").then((m) => m.toolsRouter)),
+  triggers: lazy(() => import("./routers/triggers").then((m) => m.triggersRouter)),
+  useFromCode: lazy(() => import("./routers/use-from-code").then((m) => m.useFromCodeRouter)),
+  users: lazy(() => import("./routers/users").then((m) => m.usersRouter)),
 });
 
 export type AppRouter = typeof appRouter;
