@@ -1,7 +1,8 @@
 // `npm run bench:preview -- --trace`: where the page's main thread spends the time of each keystroke-to-preview,
 // from a Chromium performance trace (timeline and V8's sampling profiler) taken while the bench types. It prints the
 // busy time of the main thread inside two windows of every burst, by what Chromium was doing and by whose script
-// ran: from the last key to the request sent, and from the answer to the preview painted.
+// ran: from the last key to the request sent, and from the answer to the preview painted. The stages of each burst
+// (stagesOf, printStages) are printed on every run, traced or not: they come from the page's own clocks.
 import fs from "node:fs";
 import path from "node:path";
 
@@ -167,4 +168,47 @@ export function printSummary(title, summary) {
   console.log(`  ${title}: median window ${summary.span.toFixed(1)} ms, main thread busy in it: median ${summary.busy.toFixed(1)} ms, mean ${summary.busyMean.toFixed(1)} ms`);
   console.log(`    by activity (mean per window): ${rows(summary.activities)}`);
   console.log(`    sampled script by chunk (mean per window): ${rows(summary.scripts)}`);
+}
+
+/**
+ * One burst's path from its last key to the preview painted, in stages (ms): the pause and whatever delayed its timer,
+ * the browser sending the request, the server (its route's session check and derivation from Server-Timing, the rest of
+ * its handler, and Next and the network around the handler), the answer's download, React's commit and the frame.
+ */
+export function stagesOf(key, answer) {
+  const server = answer.firstByte - answer.sent;
+  const handler = answer.server.handler ?? 0;
+  const session = answer.server.session ?? 0;
+  const derive = answer.server.derive ?? 0;
+  return {
+    "key to fetch": answer.start - key.at,
+    "fetch to sent": answer.sent - answer.start,
+    "server: session": session,
+    "server: derive": derive,
+    "server: rest of handler": Math.max(0, handler - session - derive),
+    "server: outside handler": Math.max(0, server - handler),
+    download: answer.end - answer.firstByte,
+    "answer to commit": key.committed - answer.end,
+    "commit to paint": key.painted - key.committed,
+  };
+}
+
+const pick = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN;
+};
+
+/** Each stage's p50 and p95, then where the slowest tenth of the bursts spent their time against the median burst. */
+export function printStages(stages) {
+  if (stages.length === 0) return;
+  const names = Object.keys(stages[0]);
+  const total = (s) => names.reduce((sum, name) => sum + s[name], 0);
+  const ordered = [...stages].sort((a, b) => total(a) - total(b));
+  const slowest = ordered.slice(Math.floor(ordered.length * 0.9));
+  const mean = (list, name) => list.reduce((sum, s) => sum + s[name], 0) / list.length;
+  console.log(`  by stage (p50 / p95): ${names.map((n) => `${n} ${pick(stages.map((s) => s[n]), 0.5).toFixed(1)} / ${pick(stages.map((s) => s[n]), 0.95).toFixed(1)}`).join("; ")}`);
+  console.log(
+    `  the slowest ${slowest.length} bursts (${slowest.map((s) => total(s).toFixed(0)).join(", ")} ms), mean per stage against the median burst's: ` +
+      names.map((n) => `${n} ${mean(slowest, n).toFixed(1)} (${pick(stages.map((s) => s[n]), 0.5).toFixed(1)})`).join("; "),
+  );
 }

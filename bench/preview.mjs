@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench:preview`: in Chromium, a 300-line tool file open in the editor; 100 keystrokes typed in bursts that
 // change a schema; the time from the last keystroke of each burst to the preview painted with it, debounce included,
-// p50 and p95 first, then where it went (before the request, the request, after the answer). Then the gzip
+// p50 and p95 first, then where it went (before the request, the request, after the answer), stage by stage with the
+// server's own parts from the answer's Server-Timing, and which stages the slowest bursts spent it in. Then the gzip
 // JavaScript the editor page loads beside `/`.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -11,7 +12,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { chromium } from "@playwright/test";
-import { ALIGN_MARK, printSummary, summarise, TRACE_CATEGORIES } from "./preview-trace.mjs";
+import { ALIGN_MARK, printStages, printSummary, stagesOf, summarise, TRACE_CATEGORIES } from "./preview-trace.mjs";
 import { fmtMs, median, p95 } from "./stats.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -139,7 +140,7 @@ try {
       (event) => {
         // The event's own time stamp counts the time the key waited in the page's input queue too.
         if (event.key !== "a") return;
-        const key = { at: event.timeStamp, painted: null, echo: null };
+        const key = { at: event.timeStamp, committed: null, painted: null, echo: null };
         bench.keys.push(key);
         // The floor: the frame that shows the typed letter in the editor itself, with no preview at all.
         afterPaint(() => (key.echo = performance.now()));
@@ -153,6 +154,9 @@ try {
       const shown = cell ? cell.textContent.length - 1 : 0; // the name is "p" and one "a" per key
       if (shown <= seen) return;
       seen = shown;
+      // A mutation observer runs right after React's commit wrote the DOM: the commit's time, before the paint.
+      const committed = performance.now();
+      for (let i = 0; i < Math.min(shown, bench.keys.length); i++) bench.keys[i].committed ??= committed;
       afterPaint(() => {
         const now = performance.now();
         for (let i = 0; i < Math.min(shown, bench.keys.length); i++) bench.keys[i].painted ??= now;
@@ -162,7 +166,16 @@ try {
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) {
         if (entry.name.includes("tools.preview")) {
-          bench.previews.push({ start: entry.startTime, end: entry.responseEnd, bytes: entry.transferSize, body: entry.encodedBodySize });
+          bench.previews.push({
+            start: entry.startTime,
+            sent: entry.requestStart,
+            firstByte: entry.responseStart,
+            end: entry.responseEnd,
+            bytes: entry.transferSize,
+            body: entry.encodedBodySize,
+            // The route's own parts (R-preview-server-timing): the session check, the derivation, the whole handler.
+            server: Object.fromEntries(entry.serverTiming.map((part) => [part.name, part.duration])),
+          });
         }
       }
     }).observe({ type: "resource", buffered: false });
@@ -199,6 +212,7 @@ try {
   const toPaint = [];
   const sizes = [];
   const windows = { toRequest: [], toPaint: [] };
+  const stages = [];
   let requests = 0;
   for (const [b, { last }] of bursts.entries()) {
     const key = keys[last];
@@ -216,6 +230,7 @@ try {
       sizes.push(answered.body);
       windows.toRequest.push({ from: key.at, to: answered.start });
       windows.toPaint.push({ from: answered.end, to: key.painted });
+      stages.push(stagesOf(key, answered));
     }
   }
   console.log(
@@ -233,6 +248,8 @@ try {
       `answer to painted (React, layout, paint): p50 ${fmtMs(median(toPaint))}, p95 ${fmtMs(p95(toPaint))}; ` +
       `answer ${(median(sizes) / 1024).toFixed(1)} kB`,
   );
+
+  printStages(stages);
 
   if (trace) {
     // Kept outside the checkout, to open in DevTools' Performance panel.

@@ -46,6 +46,18 @@ test("a new tool file's schema appears in the preview while typing, before any s
   expect(fs.readFileSync(path.join(tree, "weather.py"), "utf8")).not.toContain("forecast");
 });
 
+test("the preview's answer says where its time went and comes uncompressed (R-preview-server-timing)", async ({ page }) => {
+  await openNewFile(page, "timed");
+  const answered = page.waitForResponse((res) => res.url().endsWith("/api/trpc/tools.preview") && res.request().postData()?.includes("forecast") === true);
+  await replaceEditorText(page, weather());
+  const answer = await answered;
+  const headers = await answer.allHeaders();
+  expect(headers["server-timing"]).toMatch(/^session;dur=[\d.]+, derive;dur=[\d.]+, handler;dur=[\d.]+$/);
+  expect(headers["content-encoding"]).toBeUndefined();
+  expect(headers["cache-control"]).toBe("no-store, no-transform");
+  await expect(preview(page).getByRole("article", { name: "timed__forecast" })).toBeVisible();
+});
+
 test("an error shows at its line in Problems, a click goes there, and fixing it clears it", async ({ page }) => {
   await openNewFile(page, "broken");
   await replaceEditorText(page, `"""Broken on purpose."""\n\n\ndef add(a: int, b) -> int:\n    """Add two numbers."""\n    return a + b\n`);
