@@ -235,23 +235,22 @@ try {
   const child = spawn(process.execPath, [serve, "-p", String(port), "-H", "127.0.0.1"], {
     cwd: root,
     env: serverEnv({ ...env, QUIVER_DATA_DIR: dataDir }),
-    stdio: "ignore",
+    stdio: ["ignore", "pipe", "ignore"],
   });
   try {
-    const began = performance.now();
-    for (;;) {
-      if (child.exitCode !== null) throw new Error("the server exited before listening");
-      if (performance.now() - began > START_LIMIT_MS) throw new Error("the server did not listen within 60 s");
-      const up = await new Promise((resolve) => {
-        const socket = net.connect(port, "127.0.0.1", () => {
-          socket.end();
-          resolve(true);
-        });
-        socket.once("error", () => resolve(false));
+    // Settled means after the parts a first page does not need have started, which the start-up says in its log
+    // (R-boot-after-page): before that the RSS can hold still for 2 s while the studio waits for a page (R-boot-timed).
+    let log = "";
+    await new Promise((resolve, reject) => {
+      const limit = setTimeout(() => reject(new Error(`the start-up did not start its run queue within ${START_LIMIT_MS / 1000} s`)), START_LIMIT_MS);
+      child.stdout.on("data", (chunk) => {
+        log = (log + chunk).slice(-4000);
+        if (!log.includes("run queue and scheduler started")) return;
+        clearTimeout(limit);
+        resolve();
       });
-      if (up) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+      child.once("exit", () => reject(new Error("the server exited before its run queue started")));
+    });
     const idle = { ...(await settledRss(child.pid)), split: rssSplit(child.pid) };
     const page = await get(`http://127.0.0.1:${port}/`);
     if (page.status !== 200) throw new Error(`/ answered ${page.status}`);
