@@ -2,6 +2,7 @@
 // Both run the same schema and the same committed migrations.
 import fs from "node:fs";
 import path from "node:path";
+import { Worker } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -107,6 +108,26 @@ async function upToDate(query: (text: string) => Promise<{ rows: unknown[] }>, m
  */
 const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"];
 
+/**
+ * Creates a new folder in a worker thread, to be opened here as an existing one, and returns the PostgreSQL module the
+ * worker compiled; an existing folder is left alone (R-ops-pglite-create-apart). PGlite runs initdb in a second
+ * instance, whose WebAssembly memories (about 200 MiB resident, measured) stayed in this process as garbage until a
+ * full collection, which a studio busy with runs might not make for minutes.
+ */
+async function createFolder(folder: string): Promise<WebAssembly.Module | undefined> {
+  if (fs.existsSync(path.join(folder, "PG_VERSION"))) return undefined;
+  const worker = new Worker(path.join(process.cwd(), "db", "create-folder.mjs"), { workerData: { folder, startParams: PGLITE_START_PARAMS } });
+  try {
+    return await new Promise<WebAssembly.Module>((resolve, reject) => {
+      worker.once("message", resolve);
+      worker.once("error", reject);
+      worker.once("exit", (code) => reject(new Error(`the worker creating it stopped (exit code ${code})`)));
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
+
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   const migrationsFolder = options.migrationsDir ?? defaultMigrationsDir;
@@ -141,7 +162,8 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   fs.mkdirSync(folder, { recursive: true });
   let client: PGlite | undefined;
   try {
-    client = new PGlite(folder, { startParams: PGLITE_START_PARAMS });
+    const pgliteWasmModule = await createFolder(folder);
+    client = new PGlite(folder, { startParams: PGLITE_START_PARAMS, pgliteWasmModule });
     await client.waitReady;
     const db = drizzlePglite(client, { schema });
     const opened = client;

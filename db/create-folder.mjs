@@ -1,0 +1,12 @@
+// Creates a new embedded database folder in a worker thread of its own, for db/client.ts (R-ops-pglite-create-apart):
+// PGlite runs initdb in a second instance with WebAssembly memories of its own, and the worker's end frees them. The
+// compiled PostgreSQL module is handed back, so the instance that opens the folder does not compile it again.
+import fs from "node:fs";
+import { parentPort, workerData } from "node:worker_threads";
+import { PGlite } from "@electric-sql/pglite";
+
+const pgliteWasmModule = await WebAssembly.compile(fs.readFileSync(new URL("./pglite.wasm", import.meta.resolve("@electric-sql/pglite"))));
+const client = new PGlite(workerData.folder, { startParams: workerData.startParams, pgliteWasmModule });
+await client.waitReady;
+await client.close();
+parentPort.postMessage(pgliteWasmModule);
