@@ -8,8 +8,10 @@
 // model server does. The loopback runs in a process of its own, so its work is charged to neither side. The whole
 // process tree's peak memory during the studio's 100 runs is sampled too (its Python host counted), and a count
 // proves every step was stored. The checkout is left as it was: everything is written under os.tmpdir().
+// It runs under the studio server's malloc settings (R-boot-malloc), starting itself again with them when they are not set.
 // Run: npm run bench:runs (BENCH_ROUNDS=n repeats each batch n times, studio and floor in turns; for a profile,
 // BENCH_ONLY=a runs only mode (a) and BENCH_FLOOR=off leaves the floor out).
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
@@ -79,7 +81,28 @@ function merge(batches: Batch[]): Batch {
   };
 }
 
+/**
+ * The malloc settings `npm start` gives the studio's server (R-boot-malloc), as this process has them; or null once this
+ * benchmark has run again in a process that has them, when this one did not. glibc reads them only as a process starts,
+ * and without them this process was not the studio whose memory the target is about (about 100 MiB more at the peak).
+ */
+async function withStudioMalloc(): Promise<string | null> {
+  type ServerProcess = { serverEnv(env: Partial<NodeJS.ProcessEnv>): NodeJS.ProcessEnv };
+  const { serverEnv } = (await import(path.join(process.cwd(), "scripts", "server-process.mjs"))) as ServerProcess;
+  const env = serverEnv(process.env);
+  if (Object.keys(env).every((key) => process.env[key] === env[key])) {
+    return Object.keys(serverEnv({}))
+      .map((key) => `${key}=${process.env[key]}`)
+      .join(" ");
+  }
+  const again = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { env, stdio: "inherit" });
+  process.exitCode = again.status ?? 1;
+  return null;
+}
+
 async function main() {
+  const malloc = await withStudioMalloc();
+  if (malloc === null) return;
   const { quantile, fmtMs } = (await import(path.join(process.cwd(), "bench", "stats.mjs"))) as Stats;
   const checkout = path.join(process.cwd(), ".quiver");
   const before = listing(checkout);
@@ -105,6 +128,7 @@ async function main() {
     console.log(
       `${RUNS} concurrent runs × ${CALLS} tool calls, ${ROUNDS} round(s): loopback model (own process), Python tool host, ${database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : "PGlite"}; the machine's load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
     );
+    console.log(`  malloc as the studio's server has it (R-boot-malloc): ${malloc}`);
     console.log(`  floor: the AI SDK's streamText (@ai-sdk/openai-compatible) to the same loopback, each call through the official MCP SDK's Client (@modelcontextprotocol/sdk, stdio) to the same Python host, started by server/host/command.ts; no database, permissions or events`);
     for (const scenario of SCENARIOS) {
       const modelId = `loopback-${scenario.latencyMs}`;
