@@ -18,6 +18,17 @@ const ISOLATED = [
   "server/system/web/request.test.ts",
 ];
 
+/**
+ * Takeovers between studio processes on PostgreSQL: each file mostly waits for a worker's lease to lapse (about 20 %
+ * of one core over its time, processes.test.ts measured with /usr/bin/time), so `npm test` runs them in a vitest of
+ * their own beside the others instead of holding one of the two workers (R-ops-ci-takeover-lane).
+ */
+const TAKEOVERS = [
+  "tests/integration/runtime/processes.test.ts",
+  "tests/integration/runtime/journal-processes.test.ts",
+  "tests/integration/telemetry/takeover.test.ts",
+];
+
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(__dirname) } },
   test: {
@@ -49,7 +60,8 @@ export default defineConfig({
         test: { name: "unit", include: ["components/**/*.test.ts", "server/**/*.test.ts", "db/**/*.test.ts"], exclude: [...ISOLATED, "server/toolhost/**"], isolate: false },
       },
       // Integration tests start studios, databases and processes and set module state: each file keeps a worker of its own.
-      { extends: true, test: { name: "integration", include: ["tests/**/*.test.ts", ...ISOLATED] } },
+      { extends: true, test: { name: "integration", include: ["tests/**/*.test.ts", ...ISOLATED], exclude: TAKEOVERS } },
+      { extends: true, test: { name: "takeovers", include: TAKEOVERS } },
     ],
   },
 });

@@ -2,8 +2,9 @@
 # `npm test`: every check, in the order that fails fastest: types, lint, the layers, rule citations, the tool host's
 # Python tests, unit and integration tests, then the production build driven by Playwright in Chromium. Steps that
 # mostly wait run beside steps that mostly compute (R-ops-ci-overlap): the Python tests beside the checks and vitest,
-# the chaos test beside the build and Playwright. A step begun beside others keeps its output apart and prints it
-# whole once it has ended; any step failing fails the run, once those beside it have ended too.
+# the takeover tests beside the other tests (R-ops-ci-takeover-lane), the chaos test beside the build and Playwright.
+# A step begun beside others keeps its output apart and prints it whole once it has ended; any step failing fails the
+# run, once those beside it have ended too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -71,6 +72,9 @@ toolhost() {
     echo "Skipped: no server/toolhost/tests."
   fi
 }
+# The tests of takeovers between studio processes mostly wait for leases to lapse: one file at a time beside the other
+# tests' two workers, rather than in one of them (R-ops-ci-takeover-lane).
+takeovers() { npx vitest run --project takeovers --maxWorkers 1; }
 # It kills studio processes for up to two minutes, on a database of its own, after the other tests: they would slow
 # the workers it restarts. The build, then the start of the end-to-end tests, run beside it while it mostly waits
 # (R-ops-ci-overlap).
@@ -94,8 +98,10 @@ fi
 
 step "unit and integration tests"
 failed=0
-npx vitest run || failed=1
+begin takeovers "takeovers between studio processes (vitest's takeovers project)" takeovers
+npx vitest run --project unit --project integration || failed=1
 collect python || failed=1
+collect takeovers || failed=1
 [ "$failed" = 0 ] || exit 1
 
 # The chaos test's log comes after the end-to-end tests', which start as soon as the build is done.
