@@ -7,6 +7,7 @@ import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { adminState, ownerEnv } from "./tests/e2e/support/accounts";
 import { chromiumArgs, chromiumPath } from "./tests/e2e/support/browser";
+import { makePgliteTemplate, seedDataDir } from "./tests/e2e/support/pglite-template";
 
 // The config is read again by every worker: choose the port and folder once, in the runner,
 // and hand them down through the environment the workers inherit.
@@ -15,6 +16,9 @@ process.env.QUIVER_E2E_PORT ??= execFileSync(process.execPath, [
   "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
 ]).toString();
 process.env.QUIVER_E2E_DATA ??= fs.mkdtempSync(path.join(os.tmpdir(), "quiver-e2e-"));
+// One migrated embedded database that every studio of the tests starts from (R-ops-test-pglite-template).
+process.env.QUIVER_E2E_PGLITE_TEMPLATE ??= makePgliteTemplate();
+seedDataDir(process.env.QUIVER_E2E_DATA, undefined);
 // The tests edit the tree: they get a copy of the studio's own, never the checkout's files. The copy is a tools/
 // inside a folder of its own, which stands for the checkout's root (requirements.txt, hooks/ beside the tree).
 if (!process.env.QUIVER_E2E_TOOLS) {

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
+import { seedDataDir } from "./pglite-template";
 
 export type Studio = { url: string; process: ChildProcess; output: () => string; stop: () => Promise<number | null> };
 
@@ -19,6 +20,7 @@ export async function freePort(): Promise<number> {
 
 export async function startStudio(env: Record<string, string>): Promise<Studio> {
   const port = await freePort();
+  if (env.QUIVER_DATA_DIR) seedDataDir(env.QUIVER_DATA_DIR, env.DATABASE_URL ?? process.env.DATABASE_URL);
   const serve = path.join(process.cwd(), "scripts", "serve.mjs");
   const child = spawn(process.execPath, [serve, "-p", String(port), "-H", "127.0.0.1"], {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_MANUAL_SIG_HANDLE: "1", ...env },
