@@ -20,7 +20,7 @@ import { adoptHostCut, capOutput } from "./kept-results";
 import { boundOf, dedupeKey, mayRetry } from "./policy";
 import type { PreparedCall, ResultRecord, Run } from "./run";
 import { speak } from "./voice";
-import { idempotencyKey, journalResult } from "./journal";
+import { idempotencyKey } from "./journal";
 import { recover, recoversTimeout, storeKept, waitsForPerson } from "./journal-recovery";
 import { recordToolCall } from "@/server/metrics/studio";
 import { traceTool, tracingOn } from "@/server/telemetry";
@@ -100,33 +100,29 @@ async function settle(run: Run, p: PreparedCall, result: ResultRecord): Promise<
     text: capped.text,
     truncated: capped.kept ?? adopted.kept ?? (result.truncated === null ? null : run.mask(result.truncated)),
   };
-  // Stored in the order emitted, in batches; the loop does not wait for the write.
-  void run.emit("tool_result", {
-    callId: final.callId,
-    operation: final.operation,
-    outcome: final.outcome,
-    text: final.text,
-    images: final.images,
-    truncated: final.truncated,
-    durationMs: final.durationMs,
-    attempts: final.attempts,
-    deduped: final.deduped,
-  });
-  if (p.op && !final.deduped) await auditCall(run, p.op, p.callId, final.outcome, final.attempts, final.text);
   // The journal's row of a call that was dispatched gets its result (R-journal-started), also one a person gave it
-  // (R-journal-manual), so a later takeover does not ask again; a call never dispatched has no row to update. Not
-  // waited for here: the run's next journal write (its next model turn's row) is, and lands after it (R-journal-group).
-  // A call dispatched at once has its result written after its row (R-journal-safe-at-once).
-  if (p.step && !final.deduped && (final.attempts > 0 || p.resumed?.started || p.op?.replay === "manual")) {
-    const step = p.step;
-    const write = () => journalResult(run.deps.db, run.id, step, { ...final, name: p.name });
-    if (!p.recorded) void write().catch(() => undefined);
-    else {
-      const written = p.recorded.then(write).catch(() => undefined);
-      run.resultsAfterRows.add(written);
-      void written.then(() => run.resultsAfterRows.delete(written));
-    }
-  }
+  // (R-journal-manual), so a later takeover does not ask again; a call never dispatched has no row to update. The
+  // result rides in the statement of its tool_result event (R-journal-in-events), so it lands after the call's row,
+  // and it is written with that row when the row was still waiting (a read-only call, R-journal-safe-at-once).
+  const journaled = p.step && !final.deduped && (final.attempts > 0 || p.resumed?.started || p.op?.replay === "manual");
+  const answered = journaled ? { runId: run.id, key: p.step!, result: { ...final, name: p.name }, at: new Date() } : undefined;
+  // Stored in the order emitted, in batches; the loop does not wait for the write.
+  void run.emit(
+    "tool_result",
+    {
+      callId: final.callId,
+      operation: final.operation,
+      outcome: final.outcome,
+      text: final.text,
+      images: final.images,
+      truncated: final.truncated,
+      durationMs: final.durationMs,
+      attempts: final.attempts,
+      deduped: final.deduped,
+    },
+    answered,
+  );
+  if (p.op && !final.deduped) await auditCall(run, p.op, p.callId, final.outcome, final.attempts, final.text);
   return final;
 }
 
@@ -189,8 +185,8 @@ async function execute(run: Run, p: PreparedCall): Promise<Omit<ResultRecord, "c
     const startedEvent = { callId: p.callId, operation: op.name, attempt: attempts, timeoutS: bound };
     if (p.step && attempts === 1 && op.replay === "safe") {
       // A read-only call has no effect to record first: it is dispatched at once (R-journal-safe-at-once).
-      p.recorded = run.emitStarted(startedEvent, p.step, op.name, false);
-      p.recorded.catch(() => undefined);
+      // A write that fails is kept as the run's storage error, which ends it at its next step.
+      run.emitStarted(startedEvent, p.step, op.name, false).catch(() => undefined);
     } else {
       await (p.step && attempts === 1 ? run.emitStarted(startedEvent, p.step, op.name) : run.emit("tool_started", startedEvent));
     }

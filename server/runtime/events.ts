@@ -1,6 +1,7 @@
 // A run's events: persisted as run_events rows in the order they happen, and streamed to whoever watches the run.
 // Appends from every run are written in batches (one INSERT per batch, in order), so a hundred busy runs share a
-// few queries rather than queue behind each other's. A subscriber resumes from an event id: first the stored
+// few queries rather than queue behind each other's; the journal's writes of those runs ride in the same statements
+// (R-journal-in-events). A subscriber resumes from an event id: first the stored
 // events after it, then live ones. A message's text deltas are streamed but not stored (the whole message is),
 // with ids "<last stored id>.<n>" so resuming from one replays what was stored after that id. What a model or a tool
 // wrote is stored escaped where PostgreSQL cannot hold it (a NUL) and read back whole (R-args-nul, db/storable.ts).
@@ -9,7 +10,7 @@ import type { Db } from "@/db/client";
 import { runEvents } from "@/db/schema";
 import { fromStored, toStored } from "@/db/storable";
 import { Inbox } from "@/server/calls/inbox";
-import { startsInsert, journalWriter, type StepStart } from "./journal-writer";
+import { journalWriter, resultsUpdate, startsInsert, type JournalOp, type StepResult, type StepStart } from "./journal-writer";
 import type { RunEventType } from "./shapes";
 
 export type RunEvent = {
@@ -22,12 +23,22 @@ export type RunEvent = {
 };
 
 /**
- * `step`: the journal row this event carries into its batch's statement (R-journal-with-event). `urgent`: somebody
- * waits on it before acting, so it cuts the gathering short (R-events-hurry).
+ * `journal`: the journal write this entry carries into its batch's statement (R-journal-with-event,
+ * R-journal-in-events); an entry of type null carries only that, with no event. `urgent`: somebody waits on it
+ * before acting, so it cuts the gathering short (R-events-hurry).
  */
-type Pending = { runId: string; type: RunEventType; data: Record<string, unknown>; at: Date; step?: StepStart; urgent: boolean; done: (event: RunEvent | Error) => void };
+type Pending = {
+  runId: string;
+  type: RunEventType | null;
+  data: Record<string, unknown>;
+  at: Date;
+  journal?: JournalOp;
+  urgent: boolean;
+  done: (event: RunEvent | Error | null) => void;
+};
 
-export type AppendOptions = { step?: StepStart; urgent?: boolean };
+/** `step`: the journal row the event carries; `result`: the journal result it carries (R-journal-in-events). */
+export type AppendOptions = { step?: StepStart; result?: StepResult; urgent?: boolean };
 
 type Listener = (event: RunEvent) => void;
 
@@ -62,16 +73,18 @@ export function storedIdOf(id: string | null | undefined): number {
 function batchLength(queue: Pending[]): number {
   const keys = new Set<string>();
   for (let i = 0; i < Math.min(queue.length, BATCH); i++) {
-    const step = queue[i]!.step;
-    if (!step) continue;
-    const key = `${step.runId}/${step.key.step}/${step.key.index}`;
+    const op = queue[i]!.journal;
+    if (!op) continue;
+    const key = keyOf(op);
     if (keys.has(key)) return i;
     keys.add(key);
   }
   return Math.min(queue.length, BATCH);
 }
 
-const eventRow = (p: Pending) => ({ runId: p.runId, type: p.type, data: toStored(p.data), at: p.at });
+const keyOf = (op: { runId: string; key: { step: number; index: number } }) => `${op.runId}/${op.key.step}/${op.key.index}`;
+
+const eventRow = (p: Pending) => ({ runId: p.runId, type: p.type!, data: toStored(p.data), at: p.at });
 
 /**
  * Serial ids are taken in VALUES order, whatever order RETURNING lists them in. A raw statement's bigserial comes
@@ -110,15 +123,45 @@ export class EventLog {
    * Store and publish one event; resolves once it is stored, with the journal row it carries when `step` is given
    * (R-journal-with-event): both in one statement, so neither is stored without the other.
    */
-  append(runId: string, type: RunEventType, data: Record<string, unknown>, { step, urgent = URGENT.has(type) }: AppendOptions = {}): Promise<RunEvent> {
+  append(runId: string, type: RunEventType, data: Record<string, unknown>, { step, result, urgent = URGENT.has(type) }: AppendOptions = {}): Promise<RunEvent> {
+    const journal: JournalOp | undefined = step ? { kind: "start", ...step } : result && !this.mergedIntoStart(result) ? { kind: "result", ...result } : undefined;
     return new Promise((resolve, reject) => {
-      this.queue.push({ runId, type, data, at: new Date(), step, urgent, done: (e) => (e instanceof Error ? reject(e) : resolve(e)) });
-      if (urgent) {
-        this.urgent = true;
-        this.hurry?.();
-      }
-      this.writing ??= this.write();
+      this.enqueue({ runId, type, data, at: new Date(), journal, urgent, done: (e) => (e instanceof Error ? reject(e) : resolve(e!)) });
     });
+  }
+
+  /**
+   * A journal write with no event of its own, carried by the next batch of events (R-journal-in-events); resolves
+   * once it is stored. A result whose row still waits here is written with that row, in its statement.
+   */
+  carry(op: JournalOp): Promise<void> {
+    if (op.kind === "result" && this.mergedIntoStart(op)) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.enqueue({ runId: op.runId, type: null, data: {}, at: op.at, journal: op, urgent: false, done: (e) => (e instanceof Error ? reject(e) : resolve()) });
+    });
+  }
+
+  /** The step's row, when it is still queued here, takes the result: one row written whole, not a row then its result. */
+  private mergedIntoStart(result: StepResult): boolean {
+    const key = keyOf(result);
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const op = this.queue[i]!.journal;
+      if (!op || keyOf(op) !== key) continue;
+      if (op.kind !== "start") return false;
+      op.result = result.result;
+      op.endedAt = result.at;
+      return true;
+    }
+    return false;
+  }
+
+  private enqueue(pending: Pending): void {
+    this.queue.push(pending);
+    if (pending.urgent) {
+      this.urgent = true;
+      this.hurry?.();
+    }
+    this.writing ??= this.write();
   }
 
   /** Publish without storing: a message's text as it streams. */
@@ -137,15 +180,17 @@ export class EventLog {
       this.urgent = this.queue.some((p) => p.urgent);
       try {
         const stored = new Map<string, { id: number; status: string | null }>();
-        for (const [p, id] of await this.insert(batch)) {
-          const event: RunEvent = { id: String(id), runId: p.runId, type: p.type, data: p.data, at: p.at.toISOString() };
+        const { events, carried } = await this.insert(batch);
+        for (const p of carried) p.done(null);
+        for (const [p, id] of events) {
+          const event: RunEvent = { id: String(id), runId: p.runId, type: p.type!, data: p.data, at: p.at.toISOString() };
           this.last.set(p.runId, { id, deltas: 0 });
           const status = p.type === "status" ? String(p.data.status) : p.type === "run_started" ? "running" : null;
           stored.set(p.runId, { id, status: status ?? stored.get(p.runId)?.status ?? null });
           this.publish(event);
           p.done(event);
         }
-        this.onStored?.(stored);
+        if (stored.size > 0) this.onStored?.(stored);
       } catch (err) {
         for (const p of batch) p.done(asError(err));
       }
@@ -154,28 +199,46 @@ export class EventLog {
   }
 
   /**
-   * The batch's rows in one INSERT, with the journal rows its events carry in the same statement: each event stored
-   * with its id, in the batch's order. A statement with journal rows that failed is written again as each row on its
-   * own and then the events alone, so only an event whose row is at fault is refused (answered here).
+   * The batch's rows in one INSERT, with the journal writes its entries carry in the same statement (R-journal-with-event,
+   * R-journal-in-events): each event stored with its id, in the batch's order. A statement with journal writes that
+   * failed is written again as each write on its own and then the events alone: an event whose row is at fault is
+   * refused (answered here), while a result the database refuses leaves its event stored, as a result written apart
+   * always did (the takeover then reads the event).
    */
-  private async insert(batch: Pending[]): Promise<[Pending, number][]> {
-    const steps = batch.flatMap((p) => (p.step ? [p.step] : []));
-    if (steps.length > 0) {
-      // A data-modifying WITH: drizzle's own $with wraps its query in parentheses, which PostgreSQL refuses for an INSERT.
-      const events = this.db.insert(runEvents).values(batch.map(eventRow)).returning({ id: runEvents.id });
+  private async insert(batch: Pending[]): Promise<{ events: [Pending, number][]; carried: Pending[] }> {
+    const starts = batch.flatMap((p) => (p.journal?.kind === "start" ? [p.journal] : []));
+    const results = batch.flatMap((p) => (p.journal?.kind === "result" ? [p.journal] : []));
+    let events = batch.filter((p) => p.type !== null);
+    let carried = batch.filter((p) => p.type === null);
+    if (starts.length + results.length > 0) {
+      // Data-modifying WITHs: drizzle's own $with wraps its query in parentheses, which PostgreSQL refuses for an
+      // INSERT. A batch never holds two writes of one step key (batchLength), so no part reads another's row.
+      const parts = [
+        ...(starts.length > 0 ? [sql`steps_started as (${startsInsert(this.db, starts).getSQL()})`] : []),
+        ...(results.length > 0 ? [sql`steps_ended as (${resultsUpdate(results)})`] : []),
+      ];
+      const main = events.length > 0 ? this.db.insert(runEvents).values(events.map(eventRow)).returning({ id: runEvents.id }).getSQL() : sql`select 1`;
       try {
-        const result = await this.db.execute(sql`with steps_started as (${startsInsert(this.db, steps).getSQL()}) ${events.getSQL()}`);
+        const result = await this.db.execute(sql`with ${sql.join(parts, sql`, `)} ${main}`);
         // Both drivers answer a raw statement's rows as objects.
-        return withIds(batch, (result as unknown as { rows: { id: number | string }[] }).rows);
+        return { events: events.length > 0 ? withIds(events, (result as unknown as { rows: { id: number | string }[] }).rows) : [], carried };
       } catch {
-        const own = await Promise.allSettled(steps.map((step) => journalWriter(this.db).push({ kind: "start", ...step })));
-        const refused = new Map(steps.flatMap((step, i) => (own[i]!.status === "rejected" ? [[step, (own[i] as PromiseRejectedResult).reason]] : [])));
-        for (const p of batch) if (p.step && refused.has(p.step)) p.done(asError(refused.get(p.step)));
-        batch = batch.filter((p) => !p.step || !refused.has(p.step));
-        if (batch.length === 0) return [];
+        const writes = batch.filter((p) => p.journal);
+        const own = await Promise.allSettled(writes.map((p) => journalWriter(this.db).push(p.journal!)));
+        const refused = new Set<Pending>();
+        writes.forEach((p, i) => {
+          const outcome = own[i]!;
+          if (outcome.status === "fulfilled" || p.journal!.kind === "result") return;
+          refused.add(p);
+          p.done(asError(outcome.reason));
+        });
+        events = events.filter((p) => !refused.has(p));
+        carried = carried.filter((p) => !refused.has(p));
+        if (events.length === 0) return { events: [], carried };
       }
     }
-    return withIds(batch, await this.db.insert(runEvents).values(batch.map(eventRow)).returning({ id: runEvents.id }));
+    if (events.length === 0) return { events: [], carried };
+    return { events: withIds(events, await this.db.insert(runEvents).values(events.map(eventRow)).returning({ id: runEvents.id })), carried };
   }
 
   /** GATHER_MS, or one turn of the loop (setImmediate: after its I/O) once an urgent event is queued. */

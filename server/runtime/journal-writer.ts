@@ -2,18 +2,27 @@
 // the previous group was being written go out together, the starts in one INSERT … ON CONFLICT and the results in
 // one UPDATE … FROM VALUES, in the order they were asked for, and each caller is answered once its own statement
 // has ended. Under a hundred busy runs the journal then costs a few statements per tick instead of four per step;
-// alone, a write waits for nothing but the loop's next turn.
+// alone, a write waits for nothing but the loop's next turn. A run's own rows and results ride in its events'
+// statements instead (events.ts, R-journal-in-events); this writer takes the journal writes of a batch of events that
+// failed, one at a time, and a step written on its own (journalStart).
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { runSteps } from "@/db/schema";
 import type { StepKey } from "./shapes";
 
-/** A step's row as it starts: what a call's tool_started can carry into its own statement (R-journal-with-event). */
-export type StepStart = { runId: string; key: StepKey; callId: string | null; operation: string | null; at: Date };
+/**
+ * A step's row as it starts: what a call's tool_started can carry into its own statement (R-journal-with-event).
+ * `result`/`endedAt`: a step that answered before its row was written is written whole (R-journal-in-events).
+ */
+export type StepStart = { runId: string; key: StepKey; callId: string | null; operation: string | null; at: Date; result?: Record<string, unknown>; endedAt?: Date };
+/** A step's result: what the model read of it, written onto its row. */
+export type StepResult = { runId: string; key: StepKey; result: Record<string, unknown>; at: Date };
 
 type Start = { kind: "start" } & StepStart;
-type Result = { kind: "result"; runId: string; key: StepKey; result: Record<string, unknown>; at: Date };
-type Op = (Start | Result) & { done: (error: Error | null) => void };
+type Result = { kind: "result" } & StepResult;
+/** A write of the journal, through this writer or carried by the run's events (events.ts, R-journal-in-events). */
+export type JournalOp = Start | Result;
+type Op = JournalOp & { done: (error: Error | null) => void };
 
 /** Rows per statement, well under PostgreSQL's limit on a statement's parameters. */
 const GROUP = 200;
@@ -46,12 +55,31 @@ function groups(ops: Op[]): Op[][] {
 export function startsInsert(db: Db, starts: StepStart[]) {
   return db
     .insert(runSteps)
-    .values(starts.map((o) => ({ runId: o.runId, step: o.key.step, callIndex: o.key.index, callId: o.callId, operation: o.operation, startedAt: o.at })))
+    .values(
+      starts.map((o) => ({
+        runId: o.runId,
+        step: o.key.step,
+        callIndex: o.key.index,
+        callId: o.callId,
+        operation: o.operation,
+        startedAt: o.at,
+        result: o.result ?? null,
+        endedAt: o.endedAt ?? null,
+      })),
+    )
     .onConflictDoUpdate({
       target: [runSteps.runId, runSteps.step, runSteps.callIndex],
-      // A second dispatch of the same key counts one attempt more on the same row (R-journal-key).
-      set: { attempts: sql`${runSteps.attempts} + 1`, result: null, endedAt: null, startedAt: sql`excluded.started_at` },
+      // A second dispatch of the same key counts one attempt more on the same row (R-journal-key), its result anew.
+      set: { attempts: sql`${runSteps.attempts} + 1`, result: sql`excluded.result`, endedAt: sql`excluded.ended_at`, startedAt: sql`excluded.started_at` },
     });
+}
+
+/** The UPDATE of answered steps: awaited alone here, or a part of the events' statement (R-journal-in-events). */
+export function resultsUpdate(results: StepResult[]) {
+  const rows = results.map((o) => sql`(${o.runId}::uuid, ${o.key.step}::integer, ${o.key.index}::integer, ${JSON.stringify(o.result)}::jsonb, ${o.at.toISOString()}::timestamptz)`);
+  return sql`UPDATE ${runSteps} SET result = v.result, ended_at = v.ended_at
+    FROM (VALUES ${sql.join(rows, sql`, `)}) AS v(run_id, step, call_index, result, ended_at)
+    WHERE ${runSteps}.run_id = v.run_id AND ${runSteps}.step = v.step AND ${runSteps}.call_index = v.call_index`;
 }
 
 async function writeStarts(db: Db, ops: Start[]): Promise<void> {
@@ -59,11 +87,7 @@ async function writeStarts(db: Db, ops: Start[]): Promise<void> {
 }
 
 async function writeResults(db: Db, ops: Result[]): Promise<void> {
-  const rows = ops.map((o) => sql`(${o.runId}::uuid, ${o.key.step}::integer, ${o.key.index}::integer, ${JSON.stringify(o.result)}::jsonb, ${o.at.toISOString()}::timestamptz)`);
-  await db.execute(sql`
-    UPDATE ${runSteps} SET result = v.result, ended_at = v.ended_at
-    FROM (VALUES ${sql.join(rows, sql`, `)}) AS v(run_id, step, call_index, result, ended_at)
-    WHERE ${runSteps}.run_id = v.run_id AND ${runSteps}.step = v.step AND ${runSteps}.call_index = v.call_index`);
+  await db.execute(resultsUpdate(ops));
 }
 
 const write = (db: Db, ops: Op[]) => (ops[0]!.kind === "start" ? writeStarts(db, ops as Start[]) : writeResults(db, ops as Result[]));
@@ -82,7 +106,7 @@ class JournalWriter {
     return this.last;
   }
 
-  push(op: Start | Result): Promise<void> {
+  push(op: JournalOp): Promise<void> {
     const written = new Promise<void>((resolve, reject) => {
       this.queue.push({ ...op, done: (error) => (error ? reject(error) : resolve()) });
       this.writing ??= this.drain();

@@ -116,7 +116,7 @@ export async function drive(run: Run): Promise<void> {
       }
       const stepStarted = performance.now();
       // Each model turn is a step of the run's journal (R-journal-key); one in flight at a takeover is asked again.
-      await startModelTurn(run);
+      startModelTurn(run);
       const reply = tracingOn() ? await traceChat(run, () => ask(run, model, spec, key)) : await ask(run, model, spec, key);
       endModelTurn(run, reply.calls.length);
       check(run, reply.text);

@@ -11,7 +11,7 @@ import { hostFor, type Host } from "@/server/host";
 import type { Masker } from "@/server/secrets/mask";
 import type { RunCatalog, RunOperation } from "./catalog";
 import type { EventLog, RunEvent } from "./events";
-import { journalWriter } from "./journal-writer";
+import { journalWriter, type StepResult } from "./journal-writer";
 import { newLane, type SerialLane, type SpecialistRuntime } from "./specialist-link";
 import type { ClientCall, Decision, EventData, Outcome, Person, RecoveryAction, RunEventType, StepKey, Todo } from "./shapes";
 import { updateRun } from "./store";
@@ -40,8 +40,6 @@ export type PreparedCall = {
   early: { outcome: Outcome; text: string } | null;
   /** Its step key in the run's journal (R-journal-key); none for a call a tool made while it ran. */
   step?: StepKey;
-  /** Its journal row being stored, for a call dispatched without waiting for it (R-journal-safe-at-once). */
-  recorded?: Promise<void>;
   /** A call a tree tool made through ctx.system while it ran: that call's id. */
   parent?: string;
   /** When the run resumes: what already happened to this call. */
@@ -154,13 +152,13 @@ export class Run {
     return this.catalog.operations.find((op) => op.name === name);
   }
 
-  /** The journal results of calls dispatched at once, each written after its row (R-journal-safe-at-once). */
-  readonly resultsAfterRows = new Set<Promise<void>>();
-
-  /** Store and stream one event, masked; a failed write is kept and ends the loop at its next step. */
-  emit<T extends RunEventType>(type: T, data: EventData[T]): Promise<RunEvent | null> {
+  /**
+   * Store and stream one event, masked; a failed write is kept and ends the loop at its next step. `result`: the
+   * journal result the event carries into its statement (R-journal-in-events).
+   */
+  emit<T extends RunEventType>(type: T, data: EventData[T], result?: StepResult): Promise<RunEvent | null> {
     if (this.abandoned) return Promise.resolve(null);
-    return this.deps.log.append(this.id, type, this.masked(data)).catch((err: Error) => {
+    return this.deps.log.append(this.id, type, this.masked(data), result ? { result } : {}).catch((err: Error) => {
       this.storageError ??= err;
       return null;
     });
@@ -204,7 +202,7 @@ export class Run {
     const ended = status === "done" || status === "failed" || status === "cancelled";
     this.statusChain = this.statusChain.then(async () => {
       // The events that led here, and the journal's writes, are stored before the row says so (a restart then finds them).
-      await Promise.all([this.deps.log.flushed(), journalWriter(this.deps.db).flushed(), ...this.resultsAfterRows]);
+      await Promise.all([this.deps.log.flushed(), journalWriter(this.deps.db).flushed()]);
       if (this.abandoned) return;
       const masked = error === null ? null : this.mask(error);
       await updateRun(this.deps.db, this.id, {

@@ -275,6 +275,9 @@ describe("restarts", () => {
     const card = await waitForEvent(s.runtime, runId, "recovery_requested");
     expect(card).toMatchObject({ operation: "notes__slow", why: "restarted", round: 1 });
     await s.runtime.recover(runId, card.callId, "done", ANN, "It finished.");
+    // The person's word wakes the run through the queue's words, a moment after it is said: until then the run is
+    // still waiting, with no loop going for idle() to wait on.
+    await expect.poll(async () => (await settled(s, runId)).status, { timeout: 20_000 }).toBe("done");
     const run = await settled(s, runId);
     expect(run).toMatchObject({ status: "done", error: null });
     const events = await s.events(runId);
