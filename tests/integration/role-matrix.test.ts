@@ -147,6 +147,8 @@ afterAll(async () => {
 describe("the role matrix", () => {
   it("has a row for every procedure, and no row for a procedure that does not exist", async () => {
     const { appRouter } = await load();
+    // Each domain's router is loaded on its first call (R-boot-routers-lazy): load them all, as calls would.
+    while (Object.keys(appRouter._def.lazy).length > 0) await Promise.all(Object.values(appRouter._def.lazy).map((loader) => loader.load()));
     const paths = Object.keys(appRouter._def.procedures).sort();
     expect(paths).toEqual(Object.keys(matrix).sort());
   });
