@@ -10,6 +10,8 @@ const nextConfig = {
   // `next dev` serves its internal files only to localhost unless told otherwise (R-ops-dev-origins).
   allowedDevOrigins: ["127.0.0.1"],
   poweredByHeader: false,
+  // `npm test` type-checks the whole project before it builds: its build need not do it again (R-ops-build-types-once).
+  typescript: { ignoreBuildErrors: process.env.QUIVER_TYPES_CHECKED === "1" },
   experimental: {
     // `next start` requires every route's server code as it starts, before any request: each route has its own copy
     // of the modules it shares, so the idle studio held all of them. A route is loaded on its first request instead
