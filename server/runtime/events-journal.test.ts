@@ -1,5 +1,7 @@
 // A call's tool_started carries its journal row into the events' statement (R-journal-with-event): both are stored or
 // neither is, a row the database refuses fails only its own event, and two rows of one step key never share a statement.
+// The journal's other writes ride the same way (R-journal-in-events): a result in its event's statement or with its
+// still queued row, a model turn's row with no event, and a refused result never costing its event.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -69,5 +71,55 @@ describe("a tool_started with its journal row", () => {
     ]);
     expect((await stepsOf(runId)).map((s) => [s.callIndex, s.attempts])).toEqual([[1, 2]]);
     expect(await eventsOf(runId)).toHaveLength(2);
+  });
+});
+
+describe("the journal's writes carried by the events", () => {
+  const answer = (runId: string, index: number, text: string) => ({ runId, key: { step: 1, index }, result: { outcome: "ok", text }, at: new Date() });
+
+  it("R-journal-in-events: a result whose row still waits is written with that row, and one after it rides in its event's statement", async () => {
+    const runId = await newRun();
+    const log = new EventLog(database.db);
+    // Neither waits for the other: the row is still queued when its result comes (a read-only call's way).
+    await Promise.all([
+      log.append(runId, "tool_started", { callId: "call-1" }, { step: row(runId, 1), urgent: false }),
+      log.append(runId, "tool_result", { callId: "call-1" }, { result: answer(runId, 1, "at once") }),
+    ]);
+    await log.append(runId, "tool_started", { callId: "call-2" }, { step: row(runId, 2) });
+    await log.append(runId, "tool_result", { callId: "call-2" }, { result: answer(runId, 2, "later") });
+    const steps = await stepsOf(runId);
+    expect(steps.map((s) => [s.callIndex, s.attempts, s.result, s.endedAt !== null])).toEqual([
+      [1, 1, { outcome: "ok", text: "at once" }, true],
+      [2, 1, { outcome: "ok", text: "later" }, true],
+    ]);
+    expect(await eventsOf(runId)).toHaveLength(4);
+  });
+
+  it("R-journal-in-events, R-journal-model-turn: a write with no event of its own is stored by the next batch, with no event", async () => {
+    const runId = await newRun();
+    const log = new EventLog(database.db);
+    const turn = { kind: "start" as const, runId, key: { step: 1, index: 0 }, callId: null, operation: null, at: new Date() };
+    await Promise.all([log.carry(turn), log.carry({ kind: "result", runId, key: { step: 1, index: 0 }, result: { calls: 0 }, at: new Date() })]);
+    await log.carry({ ...turn, at: new Date() });
+    expect((await stepsOf(runId)).map((s) => [s.callIndex, s.callId, s.attempts, s.result])).toEqual([[0, null, 2, null]]);
+    expect(await eventsOf(runId)).toEqual([]);
+  });
+
+  it("R-journal-in-events: a result the database refuses leaves its event stored, and the batch's other writes land", async () => {
+    const runId = await newRun();
+    const log = new EventLog(database.db);
+    await log.append(runId, "tool_started", { callId: "call-1" }, { step: row(runId, 1) });
+    await log.append(runId, "tool_started", { callId: "call-2" }, { step: row(runId, 2) });
+    // jsonb holds no NUL: this result is refused, while the event's own data is stored escaped.
+    const settled = await Promise.allSettled([
+      log.append(runId, "tool_result", { callId: "call-1" }, { result: answer(runId, 1, "a\u0000b") }),
+      log.append(runId, "tool_result", { callId: "call-2" }, { result: answer(runId, 2, "fine") }),
+    ]);
+    expect(settled.map((s) => s.status)).toEqual(["fulfilled", "fulfilled"]);
+    expect((await stepsOf(runId)).map((s) => [s.callIndex, s.result])).toEqual([
+      [1, null],
+      [2, { outcome: "ok", text: "fine" }],
+    ]);
+    expect(await eventsOf(runId)).toHaveLength(4);
   });
 });

@@ -125,6 +125,7 @@ export class EventLog {
    */
   append(runId: string, type: RunEventType, data: Record<string, unknown>, { step, result, urgent = URGENT.has(type) }: AppendOptions = {}): Promise<RunEvent> {
     const journal: JournalOp | undefined = step ? { kind: "start", ...step } : result && !this.mergedIntoStart(result) ? { kind: "result", ...result } : undefined;
+    // A result merged into its queued row is stored with it, before this event: events are stored in order.
     return new Promise((resolve, reject) => {
       this.enqueue({ runId, type, data, at: new Date(), journal, urgent, done: (e) => (e instanceof Error ? reject(e) : resolve(e!)) });
     });
@@ -135,24 +136,35 @@ export class EventLog {
    * once it is stored. A result whose row still waits here is written with that row, in its statement.
    */
   carry(op: JournalOp): Promise<void> {
-    if (op.kind === "result" && this.mergedIntoStart(op)) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      this.enqueue({ runId: op.runId, type: null, data: {}, at: op.at, journal: op, urgent: false, done: (e) => (e instanceof Error ? reject(e) : resolve()) });
+      const done = (e: RunEvent | Error | null) => (e instanceof Error ? reject(e) : resolve());
+      const row = op.kind === "result" ? this.mergedIntoStart(op) : null;
+      if (row) {
+        // Stored when its row is.
+        const rowDone = row.done;
+        row.done = (e) => (rowDone(e), done(e));
+        return;
+      }
+      this.enqueue({ runId: op.runId, type: null, data: {}, at: op.at, journal: { ...op }, urgent: false, done });
     });
   }
 
-  /** The step's row, when it is still queued here, takes the result: one row written whole, not a row then its result. */
-  private mergedIntoStart(result: StepResult): boolean {
+  /**
+   * The step's row, when it is still queued here, takes the result: one row written whole, not a row then its result.
+   * Answers the queued entry that carries the row, or null.
+   */
+  private mergedIntoStart(result: StepResult): Pending | null {
     const key = keyOf(result);
     for (let i = this.queue.length - 1; i >= 0; i--) {
-      const op = this.queue[i]!.journal;
+      const pending = this.queue[i]!;
+      const op = pending.journal;
       if (!op || keyOf(op) !== key) continue;
-      if (op.kind !== "start") return false;
+      if (op.kind !== "start") return null;
       op.result = result.result;
       op.endedAt = result.at;
-      return true;
+      return pending;
     }
-    return false;
+    return null;
   }
 
   private enqueue(pending: Pending): void {
