@@ -246,7 +246,6 @@ export class EventLog {
         });
         events = events.filter((p) => !refused.has(p));
         carried = carried.filter((p) => !refused.has(p));
-        if (events.length === 0) return { events: [], carried };
       }
     }
     if (events.length === 0) return { events: [], carried };
