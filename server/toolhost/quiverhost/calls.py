@@ -181,7 +181,8 @@ class Calls:
                 value = op.func(kwargs, settings, ctx)
             else:
                 value = op.func(**kwargs)
-            if inspect.isawaitable(value):
+            # Most tools answer a str, never awaitable: its look is skipped (R-host-call-lean).
+            if type(value) is not str and inspect.isawaitable(value):
                 import asyncio  # only for an async tool: the import is a good part of a host's start
 
                 value = asyncio.run(_awaited(value))

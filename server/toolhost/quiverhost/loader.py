@@ -114,6 +114,8 @@ class Tree:
         with self._lock:
             stamps = self.stamps()
             old = self.loaded
+            if _unmoved(stamps, old):
+                return []
             gone = [path for path in old if path not in stamps]
             moved = sorted(path for path, stamp in stamps.items()
                            if path not in old or old[path].stamp != stamp)
@@ -192,3 +194,15 @@ class Tree:
                 derived = derive_file(path, None if errors else module, source, errors)
         others = [loaded.derived for p, loaded in self.loaded.items() if p != path]
         return Catalog(others + [derived]).entry(path, detail, gate)
+
+
+def _unmoved(stamps: dict[str, Stamp], loaded: dict[str, Loaded]) -> bool:
+    """Whether the tree is as loaded: what every tools/call asks first (R-host-call-lean),
+    so answered with one pass and no list built, where telling what moved takes three."""
+    if len(stamps) != len(loaded):
+        return False
+    for path, stamp in stamps.items():
+        known = loaded.get(path)
+        if known is None or known.stamp != stamp:
+            return False
+    return True
