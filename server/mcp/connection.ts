@@ -81,6 +81,8 @@ export class McpConnection {
   /** The stderr of the server that ended last (the running one's is read from it). */
   private stderrKept = "";
   private inFlight = 0;
+  /** When the last use ended (Date.now()): the idle time counts from it. */
+  private lastUse = 0;
   private idleTimer: NodeJS.Timeout | null = null;
   private seen: string[] = [];
   private masker: Masker = makeMasker([]);
@@ -228,6 +230,7 @@ export class McpConnection {
     this.stderrKept = "";
     this.tools = null;
     this.toolsEpoch += 1;
+    this.lastUse = Date.now();
     this.armIdle();
     return link;
   }
@@ -260,21 +263,26 @@ export class McpConnection {
     for (const listener of this.toolListeners) listener();
   }
 
+  /**
+   * One timer for the idle stop, due the idle time after the last use ended; a use does not move it, the timer does
+   * when it fires early (R-mcp-idle-stop, R-call-path-lean): a call re-arming a timer twice costs more than a no-op call.
+   */
   private armIdle() {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-    if (this.row.idleStopS <= 0 || this.inFlight > 0 || !this.link) return;
+    if (this.idleTimer || this.row.idleStopS <= 0 || this.inFlight > 0 || !this.link) return;
+    const idleMs = this.row.idleStopS * 1000;
     this.idleTimer = setTimeout(() => {
       this.idleTimer = null;
-      if (this.inFlight === 0 && this.link) void this.stop(`Stopped after ${this.row.idleStopS} s without use; it starts again when next needed.`);
-    }, this.row.idleStopS * 1000);
+      // A use under way arms it again when it ends.
+      if (this.inFlight > 0 || !this.link) return;
+      if (Date.now() - this.lastUse >= idleMs) void this.stop(`Stopped after ${this.row.idleStopS} s without use; it starts again when next needed.`);
+      else this.armIdle();
+    }, Math.max(0, this.lastUse + idleMs - Date.now()));
     this.idleTimer.unref();
   }
 
   /** Run `request` on the open session, re-opening it once when the server no longer knows the session. */
   private async use<T>(request: (link: Link) => Promise<T>): Promise<T> {
     this.inFlight += 1;
-    if (this.idleTimer) clearTimeout(this.idleTimer);
     try {
       const link = await this.ready();
       try {
@@ -290,6 +298,7 @@ export class McpConnection {
       }
     } finally {
       this.inFlight -= 1;
+      this.lastUse = Date.now();
       this.armIdle();
     }
   }

@@ -91,10 +91,12 @@ const refused = (text: string): Omit<ResultRecord, "callId" | "operation" | "nam
 /** Finish a call: cap and mask what the model reads, store the result, write the audit row. */
 async function settle(run: Run, p: PreparedCall, result: ResultRecord): Promise<ResultRecord> {
   // A tree tool's cut result moves into the agent's working folder first (R-cut-run), then the cap applies to all.
-  const where = { folder: workFolder(run), dataDir: run.deps.dataDir, runId: run.id, tree: run.deps.tree };
+  // The folder is worked out only when something is kept there: most results fit (R-call-path-lean).
+  const where = { get folder() { return workFolder(run); }, dataDir: run.deps.dataDir, runId: run.id, tree: run.deps.tree };
   const text = run.mask(result.text);
   const adopted = result.truncated === null ? { text, kept: null } : await adoptHostCut(where, text, result.truncated, (t) => run.mask(t));
-  const capped = await capOutput(adopted.text, run.declaration.policy.output_cap, where);
+  const cap = run.declaration.policy.output_cap;
+  const capped = adopted.text.length <= cap ? { text: adopted.text, kept: null } : await capOutput(adopted.text, cap, where);
   const final: ResultRecord = {
     ...result,
     text: capped.text,
