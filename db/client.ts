@@ -12,7 +12,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { Pool, type PoolClient } from "pg";
 import * as schema from "./schema";
 import { acquireLock } from "./lock";
-import { takeTurns } from "./turns";
+import { PGliteThread } from "./pglite-thread";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DbKind = "pglite" | "postgres";
@@ -160,15 +160,15 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   const folder = path.join(options.dataDir, "db");
   // PGlite creates only the last folder of its path (R-ops-pglite-folder).
   fs.mkdirSync(folder, { recursive: true });
-  let client: PGlite | undefined;
+  let client: PGliteThread | undefined;
   try {
     const pgliteWasmModule = await createFolder(folder);
-    client = new PGlite(folder, { startParams: PGLITE_START_PARAMS, pgliteWasmModule });
+    // In a thread of its own, where its statements run beside the studio's work instead of stalling it (R-ops-pglite-thread).
+    client = new PGliteThread(folder, { startParams: PGLITE_START_PARAMS, pgliteWasmModule });
     await client.waitReady;
-    const db = drizzlePglite(client, { schema });
+    const db = drizzlePglite(client as unknown as PGlite, { schema });
     const opened = client;
     if (!(await upToDate((text) => opened.query(text), migrationsFolder))) await migratePglite(db, { migrationsFolder });
-    takeTurns(client);
     let closed = false;
     return {
       db: db as unknown as Db,

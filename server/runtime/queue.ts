@@ -4,11 +4,13 @@
 // lease lapses, and the next process that asks takes it (R-queue-lease). On the embedded database pg-boss runs over
 // the same PGlite through its PGlite backend, in the one process. Edit when what a run's job is or how long a lease
 // lasts changes; what a taken run does is holding.ts's.
+import { randomUUID } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
 import type { Pool } from "pg";
 import { PgBoss, fromPglite, type ConstructorOptions, type Db as IDatabase, type Job } from "pg-boss";
 import type { Db } from "@/db/client";
 import { readQueueDepthWith } from "@/server/metrics/studio";
+import { Gathering } from "./gathering";
 
 /** The queue every process of a studio shares (QUIVER_RUN_QUEUE names another, for tests sharing one database). */
 export const RUN_QUEUE = "quiver-runs";
@@ -81,6 +83,19 @@ export class RunQueue<Start = unknown> {
   private stopped = false;
   /** /api/metrics reads this queue's depth from pg-boss's counts while it is open (R-metrics-names). */
   private readonly forgetDepth: () => void;
+  /**
+   * Jobs sent in one statement (R-ops-db-gathered), each with an id of its own: the ids that come back are the jobs the
+   * policy let in, as send() answered null for one it kept out.
+   */
+  private readonly sending = new Gathering<{ id: string; data: RunJob<Start>; singletonKey: string }, boolean>(async (jobs) => {
+    const ids = new Set((await this.boss.insert(this.name, jobs, { returnId: true })) ?? []);
+    return (job) => ids.has(job.id);
+  });
+  /** Jobs completed in one statement (R-ops-db-gathered), each only in the attempt this process holds. */
+  private readonly completing = new Gathering<{ id: string; retryCount: number }, void>(async (attempts) => {
+    await this.boss.complete(this.name, attempts);
+    return () => undefined;
+  });
 
   private constructor(
     private readonly boss: PgBoss,
@@ -122,9 +137,9 @@ export class RunQueue<Start = unknown> {
     return new RunQueue<Start>(boss, name);
   }
 
-  /** The run's job; false when it has one queued or held already (its policy allows one). */
-  async enqueue(job: RunJob<Start>): Promise<boolean> {
-    return (await this.boss.send(this.name, job, { singletonKey: job.runId })) !== null;
+  /** The run's job; false when it has one queued or held already (its policy allows one). Sent with the turn's others. */
+  enqueue(job: RunJob<Start>): Promise<boolean> {
+    return this.sending.give({ id: randomUUID(), data: job, singletonKey: job.runId });
   }
 
   /** A job for each of these runs that has none, in one statement. */
@@ -221,7 +236,7 @@ export class RunQueue<Start = unknown> {
     const held = this.held.get(runId);
     if (!held) return;
     this.held.delete(runId);
-    await this.boss.complete(this.name, { id: held.id, retryCount: held.retryCount }).catch((err: Error) => console.error(`[quiver] closing a run's job failed: ${err.message}`));
+    await this.completing.give({ id: held.id, retryCount: held.retryCount }).catch((err: Error) => console.error(`[quiver] closing a run's job failed: ${err.message}`));
     void this.wake();
   }
 

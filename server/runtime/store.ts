@@ -1,12 +1,15 @@
 // Run rows: created when a run starts (with the price it is counted at), their status and tokens kept as the loop
 // goes, listed and read for the playground and /runs. The steps themselves are run_events (events.ts).
+import { randomUUID } from "node:crypto";
 import { and, desc, eq, gte, sql, type SQL } from "drizzle-orm";
+import type { PgInsertValue } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { agents, runs, user, type RunStatus, type RunVia } from "@/db/schema";
 import type { AgentDeclaration } from "@/server/agents/declaration";
 import { declarationOf } from "@/server/agents/store";
 import { DomainError } from "@/server/errors";
 import { priceAtStart } from "@/server/models/prices";
+import { Gathering } from "./gathering";
 
 export { declarationOf };
 
@@ -82,8 +85,24 @@ export async function insertRun(
     // Read from the connection in this same statement (R-cost-fixed): later price changes never reach this row.
     ...priceAtStart(values.declaration.model),
   };
-  const [inserted] = await db.insert(runs).values(row).returning();
-  return inserted!;
+  return insertsOf(db).give({ ...row, id: randomUUID() });
+}
+
+type RunInsert = PgInsertValue<typeof runs> & { id: string };
+
+/** Each database's run rows of the moment, written in one INSERT (R-ops-db-gathered); each row carries its own id to be found by. */
+const inserts = new WeakMap<Db, Gathering<RunInsert, RunRow>>();
+
+function insertsOf(db: Db): Gathering<RunInsert, RunRow> {
+  let gathering = inserts.get(db);
+  if (!gathering) {
+    gathering = new Gathering(async (rows) => {
+      const written = new Map((await db.insert(runs).values(rows).returning()).map((r) => [r.id, r]));
+      return (row) => written.get(row.id)!;
+    });
+    inserts.set(db, gathering);
+  }
+  return gathering;
 }
 
 export async function runRow(db: Db, id: string): Promise<RunRow> {

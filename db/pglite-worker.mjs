@@ -1,0 +1,129 @@
+// The embedded database in a worker thread of its own, for db/pglite-thread.ts (R-ops-pglite-thread): PGlite's
+// PostgreSQL runs every statement synchronously in the thread that holds it, so here it works on the machine's other
+// core while the studio's thread reads sockets, instead of stalling it. Messages in: { id, op, ... }; out: { id, ok }
+// or { id, error }, and { listener, payload } for a notification. Statements keep the order they arrive in, since
+// PGlite's own lock serves them first come, first served; a statement outside a transaction waits for it to end.
+import { createRequire } from "node:module";
+import path from "node:path";
+import { parentPort, workerData } from "node:worker_threads";
+
+// Resolved from the studio's folder, not from this file's own URL: the built studio bundles this file, and a bundle
+// has no import.meta.resolve (as db/create-folder.mjs does).
+const { PGlite } = await import(createRequire(path.join(process.cwd(), "package.json")).resolve("@electric-sql/pglite"));
+
+/** The transaction callbacks waiting for what the studio's thread asks of them, by transaction id. */
+const transactions = new Map();
+/** Each transaction's whole course, to COMMIT or ROLLBACK, by transaction id: what its end's answer waits for. */
+const courses = new Map();
+/** Unsubscribe functions of LISTENs, by listener id. */
+const listeners = new Map();
+/** A rollback asked for by the studio's thread, thrown through PGlite's transaction so that it rolls back. */
+const ROLLBACK = Symbol("rollback");
+
+/** PGlite's options for a statement: the type ids whose values stay as PostgreSQL's text, as drizzle asks. */
+const options = new Map();
+function optionsOf(message) {
+  if (!message.rowMode && !message.asText) return undefined;
+  const key = `${message.rowMode} ${message.asText}`;
+  let made = options.get(key);
+  if (!made) {
+    const parsers = {};
+    for (const oid of message.asText ?? []) parsers[oid] = (value) => value;
+    made = { rowMode: message.rowMode, parsers };
+    options.set(key, made);
+  }
+  return made;
+}
+
+/**
+ * What may cross back to the studio's thread of an error: its message and PostgreSQL's fields, never the statement's
+ * options (functions do not cross) nor its parameters (they may be a secret's ciphertext; the studio never shows them).
+ */
+function errorOf(err) {
+  if (!(err instanceof Error)) return { message: String(err) };
+  const out = { name: err.name, message: err.message };
+  for (const key of ["code", "detail", "hint", "position", "severity", "schema", "table", "column", "dataType", "constraint", "routine", "where"]) {
+    const value = err[key];
+    if (typeof value === "string" || typeof value === "number") out[key] = value;
+  }
+  return out;
+}
+
+const db = new PGlite(workerData.folder, { startParams: workerData.startParams, pgliteWasmModule: workerData.pgliteWasmModule });
+
+/** Runs a transaction whose statements the studio's thread sends one by one, until it asks to end it. */
+function begin(message, reply) {
+  let inside = false;
+  const done = db
+    .transaction(
+      (tx) =>
+        new Promise((resolve, reject) => {
+          inside = true;
+          transactions.set(message.tx, { tx, commit: resolve, rollback: () => reject(ROLLBACK) });
+          reply({ ok: true });
+        }),
+    )
+    .catch((err) => {
+      if (err !== ROLLBACK) throw err;
+    })
+    .finally(() => {
+      transactions.delete(message.tx);
+      courses.delete(message.tx);
+    });
+  courses.set(message.tx, done);
+  // A BEGIN that failed never reached the callback: the studio's thread hears of it as the begin's answer.
+  done.catch((err) => {
+    if (!inside) reply({ error: errorOf(err) });
+  });
+}
+
+async function handle(message) {
+  const within = message.tx === undefined ? db : transactions.get(message.tx)?.tx;
+  if (!within) throw new Error("The transaction has ended.");
+  switch (message.op) {
+    case "query":
+      return within.query(message.sql, message.params, optionsOf(message));
+    case "exec":
+      return within.exec(message.sql, optionsOf(message));
+    case "end": {
+      const open = transactions.get(message.tx);
+      const course = courses.get(message.tx);
+      if (message.commit) open.commit();
+      else open.rollback();
+      await course;
+      return null;
+    }
+    case "listen": {
+      const stop = await db.listen(message.channel, (payload) => parentPort.postMessage({ listener: message.listener, payload }));
+      listeners.set(message.listener, stop);
+      return null;
+    }
+    case "unlisten": {
+      const stop = listeners.get(message.listener);
+      listeners.delete(message.listener);
+      await stop?.();
+      return null;
+    }
+    case "close":
+      await db.close();
+      return null;
+    default:
+      throw new Error(`Unknown operation ${message.op}`);
+  }
+}
+
+parentPort.on("message", (message) => {
+  const reply = (answer) => parentPort.postMessage({ id: message.id, ...answer });
+  if (message.op === "begin") return begin(message, reply);
+  handle(message).then(
+    (ok) => reply({ ok }),
+    (err) => reply({ error: errorOf(err) }),
+  );
+});
+
+try {
+  await db.waitReady;
+  parentPort.postMessage({ ready: true });
+} catch (err) {
+  parentPort.postMessage({ ready: false, error: errorOf(err) });
+}
