@@ -87,9 +87,14 @@ async function inTurns(sides: Side[], calls: number, mode: Mode): Promise<{ timi
     await sleep(PAUSE_MS);
   };
   const end = performance.now() + BUDGET_MS;
+  const forwards = sides.map((_, i) => i);
+  const backwards = [...forwards].reverse();
   for (let done = 0; done < calls; done += BLOCK) {
     if (performance.now() > end) return { timings, cut: true };
-    for (const [i, side] of sides.entries()) {
+    // Every other turn the other way round, so no side always follows the one that leaves the most work behind
+    // (a run's pipeline leaves its stored events, the database's thread settling after them).
+    for (const i of (done / BLOCK) % 2 === 0 ? forwards : backwards) {
+      const side = sides[i]!;
       const turn = performance.now();
       for (let n = 0; n < Math.min(BLOCK, calls - done); n++) {
         if (mode === "as in a run") await between(side);
