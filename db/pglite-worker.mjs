@@ -3,13 +3,9 @@
 // core while the studio's thread reads sockets, instead of stalling it. Messages in: { id, op, ... }; out: { id, ok }
 // or { id, error }, and { listener, payload } for a notification. Statements keep the order they arrive in, since
 // PGlite's own lock serves them first come, first served; a statement outside a transaction waits for it to end.
-import { createRequire } from "node:module";
-import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
-
-// Resolved from the studio's folder, not from this file's own URL: the built studio bundles this file, and a bundle
-// has no import.meta.resolve (as db/create-folder.mjs does).
-const { PGlite } = await import(createRequire(path.join(process.cwd(), "package.json")).resolve("@electric-sql/pglite"));
+// A static import: the built studio bundles this file, and its bundler refuses a module named at run time.
+import { PGlite } from "@electric-sql/pglite";
 
 /** The transaction callbacks waiting for what the studio's thread asks of them, by transaction id. */
 const transactions = new Map();
