@@ -1,7 +1,7 @@
 // Run rows: created when a run starts (with the price it is counted at), their status and tokens kept as the loop
 // goes, listed and read for the playground and /runs. The steps themselves are run_events (events.ts).
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, gte, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, sql, type SQL } from "drizzle-orm";
 import type { PgInsertValue } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { agents, runs, user, type RunStatus, type RunVia } from "@/db/schema";
@@ -51,7 +51,7 @@ export function noSuchRun(id: string): DomainError {
 
 /** The agent as it stands now: what a new run starts from. */
 export async function agentForRun(db: Db, agentId: string): Promise<{ declaration: AgentDeclaration; version: number }> {
-  const [row] = await db.select({ declaration: agents.declaration, version: agents.version }).from(agents).where(eq(agents.id, agentId));
+  const row = await agentReadsOf(db).give(agentId);
   if (!row) throw new DomainError("NOT_FOUND", "NO_SUCH_AGENT", "There is no such agent; it may have been deleted meanwhile.", { id: agentId });
   return { declaration: declarationOf(row.declaration), version: row.version };
 }
@@ -86,6 +86,27 @@ export async function insertRun(
     ...priceAtStart(values.declaration.model),
   };
   return insertsOf(db).give({ ...row, id: randomUUID() });
+}
+
+type AgentRead = { declaration: unknown; version: number } | undefined;
+
+/** Each database's agents read for the runs of the moment, in one SELECT (R-ops-db-gathered). */
+const agentReads = new WeakMap<Db, Gathering<string, AgentRead>>();
+
+function agentReadsOf(db: Db): Gathering<string, AgentRead> {
+  let gathering = agentReads.get(db);
+  if (!gathering) {
+    gathering = new Gathering(async (ids) => {
+      const rows = await db
+        .select({ id: agents.id, declaration: agents.declaration, version: agents.version })
+        .from(agents)
+        .where(inArray(agents.id, [...new Set(ids)]));
+      const found = new Map(rows.map((r) => [r.id, { declaration: r.declaration, version: r.version }]));
+      return (id) => found.get(id);
+    });
+    agentReads.set(db, gathering);
+  }
+  return gathering;
 }
 
 type RunInsert = PgInsertValue<typeof runs> & { id: string };
