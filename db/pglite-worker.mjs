@@ -7,10 +7,11 @@ import { parentPort, workerData } from "node:worker_threads";
 // A static import: the built studio bundles this file, and its bundler refuses a module named at run time.
 import { PGlite } from "@electric-sql/pglite";
 
-/** The transaction callbacks waiting for what the studio's thread asks of them, by transaction id. */
+/**
+ * Open transactions by id: `tx` and its ends once PGlite has begun it, and `course`, its whole way to COMMIT or
+ * ROLLBACK, which the end's answer waits for.
+ */
 const transactions = new Map();
-/** Each transaction's whole course, to COMMIT or ROLLBACK, by transaction id: what its end's answer waits for. */
-const courses = new Map();
 /** Unsubscribe functions of LISTENs, by listener id. */
 const listeners = new Map();
 /** A rollback asked for by the studio's thread, thrown through PGlite's transaction so that it rolls back. */
@@ -49,46 +50,40 @@ const db = new PGlite(workerData.folder, { startParams: workerData.startParams, 
 
 /** Runs a transaction whose statements the studio's thread sends one by one, until it asks to end it. */
 function begin(message, reply) {
-  let inside = false;
-  const done = db
+  const entry = { tx: null, commit: null, rollback: null, course: null };
+  transactions.set(message.tx, entry);
+  entry.course = db
     .transaction(
       (tx) =>
         new Promise((resolve, reject) => {
-          inside = true;
-          transactions.set(message.tx, { tx, commit: resolve, rollback: () => reject(ROLLBACK) });
+          Object.assign(entry, { tx, commit: resolve, rollback: () => reject(ROLLBACK) });
           reply({ ok: true });
         }),
     )
     .catch((err) => {
       if (err !== ROLLBACK) throw err;
     })
-    .finally(() => {
-      transactions.delete(message.tx);
-      courses.delete(message.tx);
-    });
-  courses.set(message.tx, done);
+    .finally(() => transactions.delete(message.tx));
   // A BEGIN that failed never reached the callback: the studio's thread hears of it as the begin's answer.
-  done.catch((err) => {
-    if (!inside) reply({ error: errorOf(err) });
+  entry.course.catch((err) => {
+    if (!entry.tx) reply({ error: errorOf(err) });
   });
 }
 
 async function handle(message) {
-  const within = message.tx === undefined ? db : transactions.get(message.tx)?.tx;
+  const open = message.tx === undefined ? null : transactions.get(message.tx);
+  const within = message.tx === undefined ? db : open?.tx;
   if (!within) throw new Error("The transaction has ended.");
   switch (message.op) {
     case "query":
       return within.query(message.sql, message.params, optionsOf(message));
     case "exec":
       return within.exec(message.sql, optionsOf(message));
-    case "end": {
-      const open = transactions.get(message.tx);
-      const course = courses.get(message.tx);
+    case "end":
       if (message.commit) open.commit();
       else open.rollback();
-      await course;
+      await open.course;
       return null;
-    }
     case "listen": {
       const stop = await db.listen(message.channel, (payload) => parentPort.postMessage({ listener: message.listener, payload }));
       listeners.set(message.listener, stop);

@@ -41,3 +41,15 @@ export class Gathering<Item, Answer> {
     }
   }
 }
+
+/** One gathering per key (a database), made on its first use and gone with the key. */
+export function gatheringPer<Key extends object, Item, Answer>(
+  hand: (key: Key) => (items: Item[]) => Promise<(item: Item) => Answer>,
+): (key: Key) => Gathering<Item, Answer> {
+  const made = new WeakMap<Key, Gathering<Item, Answer>>();
+  return (key) => {
+    let gathering = made.get(key);
+    if (!gathering) made.set(key, (gathering = new Gathering(hand(key))));
+    return gathering;
+  };
+}

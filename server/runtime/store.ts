@@ -9,7 +9,7 @@ import type { AgentDeclaration } from "@/server/agents/declaration";
 import { declarationOf } from "@/server/agents/store";
 import { DomainError } from "@/server/errors";
 import { priceAtStart } from "@/server/models/prices";
-import { Gathering } from "./gathering";
+import { gatheringPer } from "./gathering";
 
 export { declarationOf };
 
@@ -88,43 +88,23 @@ export async function insertRun(
   return insertsOf(db).give({ ...row, id: randomUUID() });
 }
 
-type AgentRead = { declaration: unknown; version: number } | undefined;
-
 /** Each database's agents read for the runs of the moment, in one SELECT (R-ops-db-gathered). */
-const agentReads = new WeakMap<Db, Gathering<string, AgentRead>>();
-
-function agentReadsOf(db: Db): Gathering<string, AgentRead> {
-  let gathering = agentReads.get(db);
-  if (!gathering) {
-    gathering = new Gathering(async (ids) => {
-      const rows = await db
-        .select({ id: agents.id, declaration: agents.declaration, version: agents.version })
-        .from(agents)
-        .where(inArray(agents.id, [...new Set(ids)]));
-      const found = new Map(rows.map((r) => [r.id, { declaration: r.declaration, version: r.version }]));
-      return (id) => found.get(id);
-    });
-    agentReads.set(db, gathering);
-  }
-  return gathering;
-}
+const agentReadsOf = gatheringPer((db: Db) => async (ids: string[]) => {
+  const rows = await db
+    .select({ id: agents.id, declaration: agents.declaration, version: agents.version })
+    .from(agents)
+    .where(inArray(agents.id, [...new Set(ids)]));
+  const found = new Map(rows.map((r) => [r.id, { declaration: r.declaration, version: r.version }]));
+  return (id: string) => found.get(id);
+});
 
 type RunInsert = PgInsertValue<typeof runs> & { id: string };
 
 /** Each database's run rows of the moment, written in one INSERT (R-ops-db-gathered); each row carries its own id to be found by. */
-const inserts = new WeakMap<Db, Gathering<RunInsert, RunRow>>();
-
-function insertsOf(db: Db): Gathering<RunInsert, RunRow> {
-  let gathering = inserts.get(db);
-  if (!gathering) {
-    gathering = new Gathering(async (rows) => {
-      const written = new Map((await db.insert(runs).values(rows).returning()).map((r) => [r.id, r]));
-      return (row) => written.get(row.id)!;
-    });
-    inserts.set(db, gathering);
-  }
-  return gathering;
-}
+const insertsOf = gatheringPer((db: Db) => async (rows: RunInsert[]) => {
+  const written = new Map((await db.insert(runs).values(rows).returning()).map((r) => [r.id, r]));
+  return (row: RunInsert) => written.get(row.id)!;
+});
 
 export async function runRow(db: Db, id: string): Promise<RunRow> {
   const [row] = await db.select().from(runs).where(eq(runs.id, id));
