@@ -245,7 +245,10 @@ export class RunQueue<Start = unknown> {
     const held = this.held.get(runId);
     if (!held) return;
     this.held.delete(runId);
-    await this.boss.fail(this.name, { id: held.id, retryCount: held.retryCount }, { reason: "released" }).catch(() => undefined);
+    // A give-back that fails leaves the job to its lease's lapse, seconds later: said, so a slow takeover shows why.
+    await this.boss
+      .fail(this.name, { id: held.id, retryCount: held.retryCount }, { reason: "released" })
+      .catch((err: Error) => console.error(`[quiver] giving a run's job back failed: ${err.message}`));
   }
 
   /** Take nothing more; the jobs still held go back (release them first) or lapse. */

@@ -60,6 +60,11 @@ class Turns:
         self._start()
         self._ended.wait()
 
+    def waiting(self) -> int:
+        """Threads waiting for a turn that no pass counts on yet."""
+        with self._lock:
+            return self._waiting
+
     def pass_on(self) -> None:
         """Give the turn away and go on with what this thread is doing; it waits
         for a turn again when its step returns."""

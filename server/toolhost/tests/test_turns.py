@@ -67,7 +67,11 @@ class TurnsTests(unittest.TestCase):
             if len(steps) % 2:  # every other step answers a "slow" request, done at once
                 turns.pass_on()
                 return True
-            time.sleep(0.001)
+            # Until the thread that passed is back waiting: on a loaded machine a fixed pause may end before it is,
+            # and a pass with nobody waiting rightly starts a thread.
+            back = time.monotonic() + 2
+            while turns.waiting() == 0 and time.monotonic() < back:
+                time.sleep(0.0005)
             if len(steps) > 40:
                 stop.set()
             return True
