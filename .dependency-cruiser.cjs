@@ -34,7 +34,7 @@ const LAYERS = [
   { runtime: ["^server/runtime/"] },
   { triggers: ["^server/triggers/"] },
   { start: ["^server/start/"], templates: ["^server/templates/"] },
-  { trpc: ["^server/trpc/"], api: ["^server/api/"], cli: ["^server/cli/"], startup: ["^server/startup\\.ts$"] },
+  { trpc: ["^server/trpc/"], api: ["^server/api/"], cli: ["^server/cli/"], startup: ["^server/startup\\.ts$", "^server/startup-idle\\.ts$"] },
   { components: ["^components/"] },
   { app: ["^app/"] },
 ];

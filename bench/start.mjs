@@ -238,14 +238,14 @@ try {
     stdio: ["ignore", "pipe", "ignore"],
   });
   try {
-    // Settled means after the parts a first page does not need have started, which the start-up says in its log
-    // (R-boot-after-page): before that the RSS can hold still for 2 s while the studio waits for a page (R-boot-timed).
+    // Settled means after the parts a first page does not need have started or were left for their first use, which
+    // the start-up says in its log (R-boot-after-page, R-boot-queue-on-use): before that the RSS can hold still for 2 s while the studio waits for a page (R-boot-timed).
     let log = "";
     await new Promise((resolve, reject) => {
       const limit = setTimeout(() => reject(new Error(`the start-up did not start its run queue within ${START_LIMIT_MS / 1000} s`)), START_LIMIT_MS);
       child.stdout.on("data", (chunk) => {
         log = (log + chunk).slice(-4000);
-        if (!log.includes("run queue and scheduler started")) return;
+        if (!/run queue and scheduler (started|left for their first use)/.test(log)) return;
         clearTimeout(limit);
         resolve();
       });

@@ -3,7 +3,7 @@
 // run queue, the scheduler) came up. Kept on globalThis because instrumentation and routes are bundled apart.
 export type StartupFailure = { error: Error; sentence: string };
 
-type State = { done: boolean; failure: StartupFailure | null; background: StartupFailure | null };
+type State = { done: boolean; failure: StartupFailure | null; background: StartupFailure | null; schedulerDeferred?: boolean };
 
 const holder = globalThis as typeof globalThis & { __quiverStartup?: State };
 
@@ -39,6 +39,18 @@ export function markBackgroundFailed(error: Error, sentence: string): void {
 
 export function backgroundFailure(): StartupFailure | null {
   return state().background;
+}
+
+/** The start-up left the scheduler for the first change of a schedule (R-boot-queue-on-use). */
+export function deferScheduler(): void {
+  state().schedulerDeferred = true;
+}
+
+/** Whether the start-up left the scheduler to the first change of a schedule; true once only, for the change that starts it. */
+export function takeDeferredScheduler(): boolean {
+  const deferred = state().schedulerDeferred === true;
+  state().schedulerDeferred = false;
+  return deferred;
 }
 
 // scripts/serve.mjs calls this once the first answer has gone out and no request is in flight, so the parts a first

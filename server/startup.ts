@@ -2,14 +2,14 @@
 // close cleanly on SIGTERM/SIGINT (without a clean close PGlite's serial ids jump: R-ops-clean-close). What a first
 // page does not need (the run queue, the scheduler, the tree's dependency install) starts after it, and is imported
 // only then, so the start loads and compiles none of it (R-boot-after-page).
-import type { Db } from "@/db/client";
+import type { Database, Db } from "@/db/client";
 import { DataFolderLockedError } from "@/db/lock";
 import { recordAudit } from "./audit/record";
 import { closeDatabase, startDatabase } from "./db";
 import { ConfigError, env } from "./env";
 import { reportUnexpected } from "./error-report";
 import { prepareKey, StudioKeyError } from "./secrets/key";
-import { firstPageServed, markBackgroundFailed, markStartupDone, markStartupFailed } from "./startup-state";
+import { deferScheduler, firstPageServed, markBackgroundFailed, markStartupDone, markStartupFailed } from "./startup-state";
 
 /** How long the parts after the first page wait when nothing says a page was served (R-boot-after-page). */
 const BACKGROUND_FALLBACK_MS = 3_000;
@@ -34,13 +34,12 @@ export async function startStudio(options: StartOptions = {}): Promise<void> {
       phases.push(`${name} ${(performance.now() - at).toFixed(0)} ms`);
     }
   };
-  let kind: string;
+  let database: Database;
   try {
-    const database = await phase("database", () => startDatabase());
-    kind = database.kind;
+    database = await phase("database", () => startDatabase());
     const db = database.db;
     await phase("key", () => prepareKey(db, env()));
-    await phase("audit", () => recordAudit(db, { actor: "studio", action: "studio.started", detail: { db: kind, pid: process.pid, role: env().role } }));
+    await phase("audit", () => recordAudit(db, { actor: "studio", action: "studio.started", detail: { db: database.kind, pid: process.pid, role: env().role } }));
     await createOwnerFromEnv(db);
     markStartupDone();
   } catch (err) {
@@ -53,11 +52,11 @@ export async function startStudio(options: StartOptions = {}): Promise<void> {
   }
   // The process's own start (Node, Next) is before `started`; performance.now() counts from the process's start (R-boot-timed).
   console.log(
-    `[quiver] database ready (${kind}) at ${performance.now().toFixed(0)} ms after the process started (${phases.join(", ")}); tools from ${env().toolsDir}; role ${env().role}`,
+    `[quiver] database ready (${database.kind}) at ${performance.now().toFixed(0)} ms after the process started (${phases.join(", ")}); tools from ${env().toolsDir}; role ${env().role}`,
   );
   const later = options.afterFirstPage && env().role !== "worker";
-  if (!later) return startBackground(started);
-  void firstPageServed(BACKGROUND_FALLBACK_MS).then(() => startBackground(started));
+  if (!later) return startBackground(started, database);
+  void firstPageServed(BACKGROUND_FALLBACK_MS).then(() => startBackground(started, database));
 }
 
 /**
@@ -65,9 +64,10 @@ export async function startStudio(options: StartOptions = {}): Promise<void> {
  * (stamped, so an unchanged tree runs no pip: R-deps-status, and in the background, since a failed or slow install
  * must not hold the studio up), this process's part of the run queue as QUIVER_ROLE says (runs a stopped process
  * held are taken over: R-queue-role), then the scheduler (ticks missed while no studio was up are run once or
- * skipped now, as each schedule says: R-trigger-schedule-catch-up).
+ * skipped now, as each schedule says: R-trigger-schedule-catch-up). An embedded studio with no run to take back and
+ * no schedule on leaves both to their first use (R-boot-queue-on-use).
  */
-async function startBackground(started: number): Promise<void> {
+async function startBackground(started: number, database: Database): Promise<void> {
   // A SIGTERM before the first page: nothing more is started, since the shutdown would not stop it.
   if (shutdownHolder.__quiverShutdown === "stopping") return;
   const at = performance.now();
@@ -82,9 +82,30 @@ async function startBackground(started: number): Promise<void> {
     }
   };
   await part("the dependency install", async () => (await import("./tree/deps-status")).startInstall(env().toolsDir));
+  if (await leftForFirstUse(database)) {
+    console.log(`[quiver] run queue and scheduler left for their first use: no run to take back and no schedule on (${(performance.now() - at).toFixed(0)} ms)`);
+    return;
+  }
   const queue = await part("the run queue", async () => (await import("./runtime")).studioRuntime());
   if (queue) await part("the scheduler", async () => (await import("./triggers")).startStudioScheduler());
   console.log(`[quiver] run queue and scheduler started in ${(performance.now() - at).toFixed(0)} ms, ${(at - started).toFixed(0)} ms after the start-up began`);
+}
+
+/**
+ * Only PGlite's one process can have queued this studio's runs, so with none unfinished and no schedule on, the run
+ * queue waits for a run to start, and the scheduler for a schedule to change (R-boot-queue-on-use). On PostgreSQL
+ * another process may queue a run at any time. A check that fails starts both, as before.
+ */
+async function leftForFirstUse(database: Database): Promise<boolean> {
+  if (database.kind !== "pglite") return false;
+  try {
+    const { workWaiting } = await import("./startup-idle");
+    if (await workWaiting(database.db, env().runQueue)) return false;
+  } catch {
+    return false;
+  }
+  deferScheduler();
+  return true;
 }
 
 /**

@@ -3,7 +3,9 @@
 // the route bundles and the start-up bundle share one and a reload in `next dev` starts no second clock.
 import { getDb } from "@/server/db";
 import { env } from "@/server/env";
+import { reportUnexpected } from "@/server/error-report";
 import { studioRuntime } from "@/server/runtime";
+import { markBackgroundFailed, takeDeferredScheduler } from "@/server/startup-state";
 import { SCHEDULE_QUEUE } from "./schedule-clock";
 import { Scheduler } from "./scheduler";
 
@@ -30,7 +32,16 @@ export async function stopStudioScheduler(): Promise<void> {
   await scheduler?.stop();
 }
 
-/** A schedule changed here: pg-boss's schedules follow at once, so its new ticks are sent. */
+/**
+ * A schedule changed here: pg-boss's schedules follow at once, so its new ticks are sent. Where the start-up left the
+ * scheduler for this moment (R-boot-queue-on-use), it starts now, and its start reads the schedules.
+ */
 export function pokeScheduler(): void {
-  holder.__quiverScheduler?.poke();
+  const scheduler = holder.__quiverScheduler;
+  if (scheduler) return scheduler.poke();
+  if (!takeDeferredScheduler()) return;
+  void startStudioScheduler().catch((err: unknown) => {
+    const error = err instanceof Error ? err : new Error(String(err));
+    markBackgroundFailed(error, `The studio started, but the scheduler did not: ${reportUnexpected(error, "starting the scheduler").sentence}`);
+  });
 }
