@@ -12,6 +12,7 @@ import { getDb } from "@/server/db";
 import { env } from "@/server/env";
 import { CLIENT_HEADER } from "@/server/http/address";
 import { deriveKey, studioKey } from "@/server/secrets/key";
+import { COOKIE_PREFIX } from "./cookie-prefix";
 import { settleSignInTry, takeSignInTry } from "./sign-in-limit";
 
 function build(db: Db) {
@@ -49,7 +50,7 @@ function build(db: Db) {
     advanced: {
       // The route resolves the address from the socket and trusted proxies only (R-req-trusted-proxy).
       ipAddress: { ipAddressHeaders: [CLIENT_HEADER] },
-      cookiePrefix: "quiver",
+      cookiePrefix: COOKIE_PREFIX,
       useSecureCookies: env().baseUrl?.startsWith("https://") ?? false,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
     },
