@@ -96,10 +96,14 @@ export class Holding {
     held.run?.abandon();
   }
 
-  /** Every loop stopped without writing anything more, as a process that goes away would; resolves once they have. */
+  /**
+   * Every unfinished loop stopped without writing anything more, as a process that goes away would; a run already told
+   * its end is let write it and mark its job done, so a run that ended is never given back (R-queue-stop-ended).
+   * Resolves once all have.
+   */
   async abandonAll(): Promise<void> {
     const loops = [...this.live.values()];
-    for (const { run } of loops) run?.abandon();
+    for (const { run } of loops) if (run && !run.ending) run.abandon();
     await Promise.allSettled(loops.map((l) => l.loop));
   }
 

@@ -199,7 +199,7 @@ export class Run {
   /** The run row's status and an event saying so, in the order they were asked for. */
   setStatus(status: RunStatus, error: string | null = null): Promise<void> {
     this.status = status;
-    const ended = status === "done" || status === "failed" || status === "cancelled";
+    const ended = this.ending;
     this.statusChain = this.statusChain.then(async () => {
       // The events that led here, and the journal's writes, are stored before the row says so (a restart then finds them).
       await Promise.all([this.deps.log.flushed(), journalWriter(this.deps.db).flushed()]);
@@ -262,6 +262,11 @@ export class Run {
   /** A new round of asking about this call (R-journal-manual): the word on the last round is not this one's. */
   forgetSettled(callId: string): void {
     this.settled.delete(callId);
+  }
+
+  /** Whether the run has been told its end (done, failed or cancelled): all that is left is writing it. */
+  get ending(): boolean {
+    return this.status === "done" || this.status === "failed" || this.status === "cancelled";
   }
 
   /** Stop without writing anything more (the process is going away; the run's rows stay as they are). */

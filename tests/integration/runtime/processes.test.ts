@@ -82,6 +82,8 @@ describe.skipIf(!databaseUrl)("studio processes sharing PostgreSQL through the r
       expect(takeover).toBeLessThan((LEASE_SECONDS + 5) * 1000);
       await failRecovery(expect, s, file.person, runId);
       await expect.poll(() => s.status(runId), { timeout: 20_000 }).toBe("done");
+      // The row says done a moment before the event saying so is stored.
+      await expect.poll(async () => (await s.events(runId)).at(-1)?.type, { timeout: 10_000, interval: 50 }).toBe("status");
 
       const all = await s.events(runId);
       expect(all.filter((e) => e.type === "run_started")).toHaveLength(1);

@@ -2,13 +2,13 @@
 // channel in memory with LISTEN/NOTIFY's contract (every listener hears every payload, a moment later): a web one
 // that only queues runs, and workers that take them. Real processes on PostgreSQL, killed mid-run, are
 // tests/integration/runtime/processes.test.ts's.
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Channel } from "@/db/client";
 import { runWords } from "@/db/schema";
 import { Runtime } from "@/server/runtime";
 import { call, text } from "@/tests/support/loopback-model";
-import { ANN, studio, waitForEvent, type Studio } from "./setup";
+import { ANN, sleep, studio, waitForEvent, type Studio } from "./setup";
 
 const BOX = `"""Writes that ask first."""\n\n\ndef put(key: str) -> str:\n    """Write a value.\n\n    Args:\n        key: Which value.\n    """\n    return f"put {key}"\n`;
 
@@ -116,5 +116,28 @@ describe("a web process and a worker sharing the database", () => {
     expect(events.filter((e) => e.type === "approval_requested")).toHaveLength(1);
     expect(events.filter((e) => e.type === "tool_result").map((e) => e.data.text)).toEqual(["put k"]);
     expect(events.map((e) => Number(e.id))).toEqual([...events.map((e) => Number(e.id))].sort((a, b) => a - b));
+  });
+
+  it("R-queue-stop-ended: a worker stopped while its run writes its end lets it finish: the run ends done and its job is done, not given back", async () => {
+    // A run's row takes a second to say it is done: the worker is stopped while its run is writing its end.
+    await s.database.db.execute(sql`create function quiver_slow_end() returns trigger language plpgsql as $$ begin if new.status = 'done' then perform pg_sleep(1); end if; return new; end $$`);
+    await s.database.db.execute(sql`create trigger quiver_slow_end before update on runs for each row execute function quiver_slow_end()`);
+    let runId: string;
+    try {
+      s.model.reply(text("Finished."));
+      ({ runId } = await s.runtime.start({ agentId: await asking(), message: "Hi.", user: ANN }));
+      await waitForEvent(worker, runId, "message", (m) => m.role === "assistant");
+      await sleep(300);
+      await worker.shutdown();
+    } finally {
+      await s.database.db.execute(sql`drop trigger quiver_slow_end on runs`);
+      await s.database.db.execute(sql`drop function quiver_slow_end()`);
+    }
+    const { run, events } = await s.runtime.get(runId);
+    expect(run.status).toBe("done");
+    expect(events.at(-1)).toMatchObject({ type: "status", data: { status: "done" } });
+    const jobs = (await s.database.db.execute(sql`select state from pgboss.job where singleton_key = ${runId}`)) as unknown as { rows: { state: string }[] };
+    expect(jobs.rows.map((j) => j.state)).toEqual(["completed"]);
+    worker = await process("worker");
   });
 });
