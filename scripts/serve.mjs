@@ -3,6 +3,7 @@
 // socket's own address on every request as x-quiver-peer, over any value the client sent: route handlers never
 // see the socket, and X-Forwarded-For is whatever a client wrote (R-req-trusted-proxy, server/http/address.ts).
 // Takes `next start`'s -p/--port and -H/--hostname. `npm start` runs it after building; Playwright starts it too.
+import fs from "node:fs";
 import http from "node:http";
 import module from "node:module";
 import path from "node:path";
@@ -31,6 +32,15 @@ process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 const PEER_HEADER = "x-quiver-peer";
 globalThis[Symbol.for("quiver.peer-stamped")] = true;
 
+// The configuration the build resolved and checked, as Next's standalone server hands it over: Next then neither
+// loads next.config.mjs nor validates it again, about 100 ms of a start (R-boot-built-config). Without a build
+// there is nothing to read, and Next's own loading says what is missing.
+try {
+  const built = JSON.parse(fs.readFileSync(path.join(root, ".next", "required-server-files.json"), "utf8"));
+  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(built.config);
+} catch {
+  delete process.env.__NEXT_PRIVATE_STANDALONE_CONFIG;
+}
 const { default: next } = await import("next");
 const app = next({ dev: false, dir: root, hostname, port });
 const handle = app.getRequestHandler();

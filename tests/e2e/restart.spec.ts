@@ -16,7 +16,12 @@ test("a restarted studio keeps what it stored, and a clean stop releases the dat
     const studio = await startStudio({ QUIVER_DATA_DIR: dataDir, DATABASE_URL: "" });
     let exit: number | null;
     try {
-      expect(await (await fetch(`${studio.url}/api/health`)).json()).toEqual({ ok: true, db: "pglite" });
+      const health = await fetch(`${studio.url}/api/health`);
+      expect(await health.json()).toEqual({ ok: true, db: "pglite" });
+      // R-boot-built-config: served with the configuration the build resolved, which it honours, never loading
+      // next.config.mjs again.
+      expect(health.headers.get("x-powered-by")).toBeNull();
+      expect(studio.output()).not.toMatch(/next\.config\.mjs/);
     } finally {
       // Stopped even when a check fails, so a failed test leaves no studio running after the suite.
       exit = await studio.stop();
