@@ -122,7 +122,7 @@ async function createOwnerFromEnv(db: Db): Promise<void> {
   const admin = env().admin;
   if (!admin) return;
   // better-auth is loaded only when there is an owner to make (R-boot-after-page).
-  const { createOwner, userCount } = await import("./auth/users");
+  const [{ createOwner }, { userCount }] = await Promise.all([import("./auth/users"), import("./auth/user-count")]);
   if ((await userCount(db)) > 0) return;
   await createOwner(db, { email: admin.email, name: "Admin", password: admin.password });
   console.log(`[quiver] created the owner account ${admin.email}`);

@@ -2,7 +2,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/account/sign-in-form";
-import { userCount } from "@/server/auth/users";
+import { userCount } from "@/server/auth/user-count";
 import { getDb } from "@/server/db";
 
 export const metadata: Metadata = { title: "Sign in" };

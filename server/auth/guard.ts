@@ -5,7 +5,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDb } from "@/server/db";
 import { sessionUser, type SessionUser } from "./session";
-import { userCount } from "./users";
+import { userCount } from "./user-count";
 
 export async function pageUser(from: string): Promise<SessionUser> {
   const user = await sessionUser(await headers());

@@ -1,17 +1,13 @@
 // People and their roles: the owner made on first start, users an admin adds, roles, disabling.
-import { count, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { roles, session, user, type Role } from "@/db/schema";
 import { recordAudit } from "@/server/audit/record";
 import { DomainError } from "@/server/errors";
 import { getAuth } from "./auth";
+import { userCount } from "./user-count";
 
 export type UserRow = { id: string; name: string; email: string; role: Role; disabled: boolean; createdAt: Date };
-
-export async function userCount(db: Db): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(user);
-  return row?.n ?? 0;
-}
 
 /** Creates an account through better-auth (which hashes the password), then gives it its role. */
 export async function createUser(

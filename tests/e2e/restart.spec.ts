@@ -55,3 +55,13 @@ test("a second studio on a live data folder refuses to open it and says why", as
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
+
+test("R-auth-anonymous-light: the pages a visitor meets first hold none of better-auth's code in their server bundle", () => {
+  // Each built page lists the chunks its server code loads with it; better-auth and jose come only when asked.
+  for (const page of ["page", "sign-in/page", "setup/page"]) {
+    const file = path.join(__dirname, "..", "..", ".next", "server", "app", `${page}.js`);
+    const chunks = fs.readFileSync(file, "utf8").match(/"[^"]+\.js"/g) ?? [];
+    expect(chunks.length, page).toBeGreaterThan(3);
+    expect(chunks.filter((c) => /better-auth|jose/.test(c)), page).toEqual([]);
+  }
+});

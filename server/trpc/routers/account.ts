@@ -1,7 +1,8 @@
 // The signed-in person, and the studio's first account.
 import { z } from "zod";
 import { setTheme, themeOf, themes } from "@/server/auth/preferences";
-import { createOwner, userCount } from "@/server/auth/users";
+import { userCount } from "@/server/auth/user-count";
+import { createOwner } from "@/server/auth/users";
 import { getDb } from "@/server/db";
 import { builderProcedure, publicProcedure, router } from "../init";
 import { text } from "../text";

@@ -16,6 +16,28 @@ describe("the person behind a request", () => {
     expect(globals.__quiverAuth).toBeUndefined();
   });
 
+  it("R-auth-anonymous-light: finds a session cookie exactly where better-auth's own getSessionCookie does", async () => {
+    const { hasSessionCookie } = await import("@/server/auth/session");
+    const { getSessionCookie } = await import("better-auth/cookies");
+    const cookies = [
+      "",
+      "theme=dark",
+      "quiver.session_token=abc.def",
+      "__Secure-quiver.session_token=abc.def",
+      "quiver-session_token=abc",
+      "theme=dark; quiver.session_token=a%2Fb",
+      "quiver.session_token=",
+      "better-auth.session_token=abc",
+      "quiver.session_data=abc",
+      "quiver.session_token.0=abc",
+    ];
+    for (const cookie of cookies) {
+      const headers = new Headers(cookie ? { cookie } : {});
+      expect(hasSessionCookie(headers), cookie).toBe(Boolean(getSessionCookie(headers, { cookiePrefix: "quiver" })));
+    }
+    expect(hasSessionCookie(new Headers({ cookie: "quiver.session_token=abc.def" }))).toBe(true);
+  });
+
   it("R-auth-anonymous-light: is the signed-in person with a real session cookie, and nobody with a made-up one", async () => {
     const { sessionUser } = await import("@/server/auth/session");
     await addUser("ann@quiver.test", "builder");
