@@ -99,6 +99,15 @@ module.exports = {
       from: { path: "^components/" },
       to: { path: "^(server|db)/", pathNot: ["^server/trpc/", ...SHARED], dependencyTypesNot: ["type-only"] },
     },
+    {
+      name: "pages-ask-for-the-open-database",
+      severity: "error",
+      comment:
+        "Every page imports server/db.ts for the open handle: it imports the drivers, migrations and the environment's " +
+        "schema only inside the call that opens the database, so no page's bundle carries them (R-boot-page-light).",
+      from: { path: "^server/db\\.ts$" },
+      to: { path: "^(db/client|server/env)\\.ts$", dependencyTypesNot: ["dynamic-import", "type-only"] },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -1,7 +1,8 @@
 // The studio's one database connection, opened and migrated once at start-up (instrumentation.ts)
 // and shared by every route: Next bundles instrumentation and routes apart, so it lives on globalThis.
-import { openDatabase, type Database, type Db } from "@/db/client";
-import { env } from "./env";
+// The drivers, migrations and the environment's schema are imported only by the call that opens it: a page that asks
+// for the open handle does not carry them in its own bundle (R-boot-page-light).
+import type { Database, Db } from "@/db/client";
 
 type DbState =
   | { status: "starting"; ready: Promise<Database> }
@@ -13,8 +14,11 @@ const holder = globalThis as typeof globalThis & { __quiverDb?: DbState };
 /** Opens and migrates the database on first call; later calls share the same promise. */
 export function startDatabase(): Promise<Database> {
   if (holder.__quiverDb) return holder.__quiverDb.ready;
-  const { databaseUrl, dataDir } = env();
-  const ready = openDatabase({ databaseUrl, dataDir });
+  const ready = (async () => {
+    const [{ openDatabase }, { env }] = await Promise.all([import("@/db/client"), import("./env")]);
+    const { databaseUrl, dataDir } = env();
+    return openDatabase({ databaseUrl, dataDir });
+  })();
   holder.__quiverDb = { status: "starting", ready };
   ready.then(
     (database) => (holder.__quiverDb = { status: "ready", ready, database }),
