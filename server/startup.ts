@@ -121,9 +121,11 @@ function ownSentence(error: Error): string | null {
 async function createOwnerFromEnv(db: Db): Promise<void> {
   const admin = env().admin;
   if (!admin) return;
-  // better-auth is loaded only when there is an owner to make (R-boot-after-page).
-  const [{ createOwner }, { userCount }] = await Promise.all([import("./auth/users"), import("./auth/user-count")]);
+  // better-auth is loaded only when there is an owner to make (R-boot-after-page): a studio that has one, started
+  // with these set as ever, counts its accounts and goes on.
+  const { userCount } = await import("./auth/user-count");
   if ((await userCount(db)) > 0) return;
+  const { createOwner } = await import("./auth/users");
   await createOwner(db, { email: admin.email, name: "Admin", password: admin.password });
   console.log(`[quiver] created the owner account ${admin.email}`);
 }
