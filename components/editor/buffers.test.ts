@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buffersReducer, isDirty, noBuffers } from "./buffers";
+import { buffersReducer, drawsChange, isDirty, noBuffers, type BufferAction, type Buffers } from "./buffers";
 
 const file = { source: "v1", hash: "h1" };
 
@@ -48,5 +48,50 @@ describe("the editor's buffers", () => {
     state = buffersReducer(state, { type: "renamed", from: "a.py", to: "c.py" });
     expect(state.order).toEqual(["c.py", "b.py"]);
     expect(state.byPath["c.py"]!.path).toBe("c.py");
+  });
+
+  describe("what a key draws (R-editor-key-quiet)", () => {
+    const step = (state: Buffers, action: BufferAction) => {
+      const after = buffersReducer(state, action);
+      return { after, draws: drawsChange(state, after, action) };
+    };
+    const opened = buffersReducer(noBuffers, { type: "opened", path: "a.py", file, draft: null });
+
+    it("draws the first key, which makes the file unsaved, and not the keys after it", () => {
+      const first = step(opened, { type: "edited", path: "a.py", source: "v1a" });
+      expect(first.draws).toBe(true);
+      const second = step(first.after, { type: "edited", path: "a.py", source: "v1ab" });
+      expect(second.draws).toBe(false);
+      // The state moved on all the same: a save reads the newest text.
+      expect(second.after.byPath["a.py"]!.source).toBe("v1ab");
+    });
+
+    it("draws the key that brings the text back to the saved version", () => {
+      const edited = buffersReducer(opened, { type: "edited", path: "a.py", source: "v1a" });
+      expect(step(edited, { type: "edited", path: "a.py", source: "v1" }).draws).toBe(true);
+    });
+
+    it("draws a key that clears a save's error", () => {
+      let state = buffersReducer(opened, { type: "edited", path: "a.py", source: "v1a" });
+      state = buffersReducer(state, { type: "saveFailed", path: "a.py", message: "disk full" });
+      const key = step(state, { type: "edited", path: "a.py", source: "v1ab" });
+      expect(key.draws).toBe(true);
+      expect(key.after.byPath["a.py"]!.saveError).toBeNull();
+    });
+
+    it("draws every change of a text a conflict's merge view shows", () => {
+      let state = buffersReducer(opened, { type: "edited", path: "a.py", source: "v1a" });
+      state = buffersReducer(state, { type: "conflict", path: "a.py", current: { source: "theirs", hash: "h9" } });
+      expect(step(state, { type: "edited", path: "a.py", source: "v1ab" }).draws).toBe(true);
+    });
+
+    it("draws every other action, and a key for a file that is not open changes nothing", () => {
+      const edited = buffersReducer(opened, { type: "edited", path: "a.py", source: "v1a" });
+      expect(step(edited, { type: "saving", path: "a.py" }).draws).toBe(true);
+      expect(step(edited, { type: "closed", path: "a.py" }).draws).toBe(true);
+      const stray = step(edited, { type: "edited", path: "gone.py", source: "x" });
+      expect(stray.draws).toBe(false);
+      expect(stray.after).toBe(edited);
+    });
   });
 });

@@ -39,6 +39,20 @@ export function isDirty(buffer: Buffer): boolean {
   return buffer.source !== buffer.base.source;
 }
 
+/**
+ * Whether the editor must draw again after `action` took the buffers from `before` to `after`. A key only moves a
+ * buffer's text, which Monaco already shows: it is drawn when something drawn from it changes — saved against unsaved,
+ * a save's error it clears, or a conflict whose merge view shows the text. Every other action is drawn
+ * (R-editor-key-quiet).
+ */
+export function drawsChange(before: Buffers, after: Buffers, action: BufferAction): boolean {
+  if (action.type !== "edited") return true;
+  const was = before.byPath[action.path];
+  const now = after.byPath[action.path];
+  if (!was || !now) return was !== now;
+  return isDirty(was) !== isDirty(now) || was.saveError !== now.saveError || now.conflict !== null;
+}
+
 function update(state: Buffers, path: string, change: (buffer: Buffer) => Buffer): Buffers {
   const buffer = state.byPath[path];
   return buffer ? { ...state, byPath: { ...state.byPath, [path]: change(buffer) } } : state;

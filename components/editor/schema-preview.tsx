@@ -39,13 +39,14 @@ function CopyButton({ text, label }: { text: string; label: string }) {
   );
 }
 
+// Out of view a card is neither laid out nor painted, its text still in the page (R-preview-offscreen-cards).
 function OperationCard({ tool }: { tool: CatalogTool }) {
   const schema = tool.input_schema as { properties?: Record<string, Property>; required?: string[] };
   const properties = Object.entries(schema.properties ?? {});
   const required = new Set(schema.required ?? []);
   const json = JSON.stringify(modelView(tool), null, 2);
   return (
-    <article aria-label={tool.name} className="rounded-md border border-zinc-200 dark:border-zinc-800">
+    <article aria-label={tool.name} className="rounded-md border border-zinc-200 [contain-intrinsic-size:auto_16rem] [content-visibility:auto] dark:border-zinc-800">
       <header className="border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
         <h3 className="font-mono text-sm font-semibold">{tool.name}</h3>
         <p className="mt-0.5 text-xs text-zinc-500 dark:text-zinc-400">

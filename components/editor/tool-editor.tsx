@@ -42,7 +42,7 @@ export function ToolEditor({ initialPath }: { initialPath: string }) {
   const [dialog, setDialog] = useState<Dialogs>(null);
   const editorRef = useRef<editor.IStandaloneCodeEditor | null>(null);
   const drafts = useDrafts();
-  const preview = usePreview(active, buffer?.source, dispatch);
+  const preview = usePreview(active, buffer?.source, latest, dispatch);
   useProblemMarkers(monaco, active, buffer?.preview.problems);
   const actions = useFileActions({ files, monaco, drafts, forgetPreview: preview.forget, onDone: () => setDialog(null) });
   useShortcuts({ save: () => void actions.save(active), quickOpen: () => setDialog("open") });

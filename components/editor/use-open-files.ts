@@ -2,11 +2,11 @@
 // The editor's tabs: a buffer per open file (buffers.ts) and the file shown. The address follows the shown file
 // without a page navigation, so the tabs survive; Back and Forward move between files.
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { errorSentence } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/provider";
 import { isProjectFile } from "@/server/tree/project-names";
-import { buffersReducer, noBuffers, type Buffers } from "./buffers";
+import { buffersReducer, drawsChange, noBuffers, type BufferAction, type Buffers } from "./buffers";
 import { disposeModel, moveModel } from "./models";
 import type { Monaco } from "./monaco-setup";
 
@@ -17,12 +17,15 @@ function urlFor(path: string) {
 export function useOpenFiles(initialPath: string, monaco: Monaco | null) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [buffers, dispatch] = useReducer(buffersReducer, noBuffers);
-  // For callbacks made in an earlier render (a save that resolves later, Monaco's change handler): the buffers now.
-  const latest = useRef<Buffers>(buffers);
-  useLayoutEffect(() => {
-    latest.current = buffers;
-  });
+  // The buffers now, every action applied as it happens: what a save, a draft and the preview read. `buffers` is what
+  // was last drawn, which a key that only moves the text leaves behind (R-editor-key-quiet).
+  const latest = useRef<Buffers>(noBuffers);
+  const [buffers, setDrawn] = useState<Buffers>(noBuffers);
+  const dispatch = useCallback((action: BufferAction) => {
+    const before = latest.current;
+    const after = (latest.current = buffersReducer(before, action));
+    if (drawsChange(before, after, action)) setDrawn(after);
+  }, []);
   const [active, setActive] = useState(initialPath);
   const [openError, setOpenError] = useState<string | null>(null);
 
@@ -40,7 +43,7 @@ export function useOpenFiles(initialPath: string, monaco: Monaco | null) {
         (err: Error) => setOpenError(errorSentence(err)),
       );
     },
-    [queryClient, trpc],
+    [queryClient, trpc, dispatch],
   );
 
   /** Shows a file, opening it as a tab. */
@@ -48,6 +51,8 @@ export function useOpenFiles(initialPath: string, monaco: Monaco | null) {
     (path: string, push = true) => {
       setOpenError(null);
       setActive(path);
+      // The file shown next is drawn with the text it has now, not the text of its last drawing (R-editor-key-quiet).
+      setDrawn(latest.current);
       if (push && window.location.pathname !== urlFor(path)) window.history.pushState(null, "", urlFor(path));
       return load(path);
     },

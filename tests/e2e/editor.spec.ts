@@ -58,6 +58,48 @@ test("the preview's answer says where its time went and comes uncompressed (R-pr
   await expect(preview(page).getByRole("article", { name: "timed__forecast" })).toBeVisible();
 });
 
+test("each preview request carries the text the editor holds as it leaves, however the keys come (R-editor-key-quiet)", async ({ page }) => {
+  await openNewFile(page, "burst");
+  await replaceEditorText(page, weather());
+  const card = preview(page).getByRole("article", { name: "burst__forecast" });
+  await expect(card).toBeVisible();
+  // Counted in the page: each typed letter as the editor takes it in, and each preview request's text as it leaves.
+  await page.evaluate(() => {
+    const seen = { typed: 0, sent: [] as number[], behind: [] as string[] };
+    (window as unknown as { __keys: typeof seen }).__keys = seen;
+    // The code editor takes keys through the browser's EditContext: its text updates are the letters it took in.
+    const context = (document.querySelector(".monaco-editor .native-edit-context") as (HTMLElement & { editContext?: EventTarget }) | null)?.editContext;
+    if (!context) throw new Error("the code editor takes keys without an EditContext here");
+    context.addEventListener("textupdate", (event) => void ((event as Event & { text: string }).text === "x" && seen.typed++));
+    const send = window.fetch;
+    window.fetch = function (input: RequestInfo | URL, init?: RequestInit) {
+      if (String(input instanceof Request ? input.url : input).includes("tools.preview")) {
+        const letters = /forecast\(city(x*)/.exec(String(init?.body ?? ""))?.[1]?.length ?? 0;
+        seen.sent.push(letters);
+        if (letters !== seen.typed) seen.behind.push(`sent ${letters} letters with ${seen.typed} typed`);
+      }
+      return send.call(this, input, init);
+    };
+  });
+  await page.locator(".monaco-editor .view-lines").first().click();
+  await page.keyboard.press("ControlOrMeta+Home");
+  for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Home");
+  for (let i = 0; i < "def forecast(city".length; i++) await page.keyboard.press("ArrowRight");
+  // Bursts of keys closer than the pause, then a pause that derives: the drawing lags the text between them.
+  let typed = 0;
+  for (const size of [1, 3, 2, 4, 1, 5, 2, 3]) {
+    for (let k = 0; k < size; k++) await page.keyboard.press("x", { delay: 0 });
+    typed += size;
+    await expect(card.getByRole("cell", { name: `city${"x".repeat(typed)}`, exact: true })).toBeVisible();
+    await page.waitForTimeout(60);
+  }
+  const seen = await page.evaluate(() => (window as unknown as { __keys: { typed: number; sent: number[]; behind: string[] } }).__keys);
+  expect(seen.typed).toBe(typed);
+  expect(seen.sent.at(-1)).toBe(typed);
+  expect(seen.behind).toEqual([]);
+});
+
 test("an error shows at its line in Problems, a click goes there, and fixing it clears it", async ({ page }) => {
   await openNewFile(page, "broken");
   await replaceEditorText(page, `"""Broken on purpose."""\n\n\ndef add(a: int, b) -> int:\n    """Add two numbers."""\n    return a + b\n`);
