@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RunEvent } from "@/server/runtime";
 import { paced, type Paced } from "./run-waits";
 
@@ -38,5 +38,15 @@ describe("following a run's waits (R-api-chat-wait, R-api-mcp-pending)", () => {
     const seen = await kinds(events, 1_000, 120);
     expect(seen).toEqual(["waiting", "running", "waiting", "limit"]);
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  afterEach(() => vi.restoreAllMocks());
+
+  it("ends on the limit even when the timer fires before the clock reaches it", async () => {
+    // Node may run a timer a millisecond before Date.now() shows its deadline; here every timer runs 3 ms early.
+    const real = globalThis.setTimeout;
+    vi.spyOn(globalThis, "setTimeout").mockImplementation(((fn: () => void, ms?: number) => real(fn, Math.max(0, (ms ?? 0) - 3))) as typeof setTimeout);
+    const seen = await kinds(timed([[0, status("waiting")], [5_000, status("done")]]), 1_000, 60);
+    expect(seen).toEqual(["waiting", "limit"]);
   });
 });

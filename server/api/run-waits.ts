@@ -23,19 +23,24 @@ export async function* paced(events: AsyncIterator<RunEvent>, pace: Pace): Async
     let next = events.next();
     for (;;) {
       let got: IteratorResult<RunEvent> | typeof TICK;
+      let limitDue = false;
       if (waitingSince === null) got = await next;
       else {
-        const due = Math.min(lastBeat + pace.beatMs, waitingSince + pace.waitLimitMs - waited);
+        const beatAt = lastBeat + pace.beatMs;
+        const limitAt = waitingSince + pace.waitLimitMs - waited;
+        limitDue = limitAt <= beatAt;
+        const due = Math.min(beatAt, limitAt);
         got = await Promise.race([next, new Promise<typeof TICK>((resolve) => (timer = setTimeout(() => resolve(TICK), Math.max(0, due - Date.now()))))]);
         clearTimeout(timer);
       }
       if (got === TICK) {
-        const now = Date.now();
-        if (waited + now - waitingSince! >= pace.waitLimitMs) {
+        // A timer may fire a millisecond before Date.now() reaches its deadline, so the deadline it was set for
+        // decides, not a fresh reading of the clock: one read would turn the limit into one more beat.
+        if (limitDue) {
           yield { kind: "limit" };
           return;
         }
-        lastBeat = now;
+        lastBeat = Date.now();
         yield { kind: "beat" };
         continue;
       }
