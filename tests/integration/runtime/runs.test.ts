@@ -245,9 +245,10 @@ describe("restarts", () => {
     await s.database.close();
     s.database = await openDatabase({ dataDir: s.dataDir });
     s.runtime = new Runtime({ db: s.database.db, tree: s.tree, dataDir: s.dataDir, modelRetries: 0 });
-    // The stopped process gave the run's job back: the next one takes it and waits on (R-queue-lease).
+    // The stopped process gave the run's job back: the next one takes it and waits on (R-queue-lease). Within 8 s,
+    // short of the 10 s lease whose lapse would also hand it over, and with room for a loaded machine's slower polls.
     await s.runtime.connect();
-    await expect.poll(() => s.runtime.isLive(runId), { timeout: 3_000 }).toBe(true);
+    await expect.poll(() => s.runtime.isLive(runId), { timeout: 8_000 }).toBe(true);
     // The run's row says so a moment after the approval event is out: the event is what a watcher waits on.
     await expect.poll(async () => (await s.runtime.get(runId)).run.status, { timeout: 10_000 }).toBe("waiting");
 
