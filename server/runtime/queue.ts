@@ -81,6 +81,8 @@ export class RunQueue<Start = unknown> {
   private passing: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  /** Set by stopTaking(): no look for jobs starts any more. */
+  private closing = false;
   /** /api/metrics reads this queue's depth from pg-boss's counts while it is open (R-metrics-names). */
   private readonly forgetDepth: () => void;
   /**
@@ -158,9 +160,20 @@ export class RunQueue<Start = unknown> {
     await this.wake();
   }
 
+  /**
+   * Take no job from now on, once the look under way (if any) has ended; the leases held stay refreshed until each is
+   * given back or done (R-queue-stop-ended). A clean stop's first step: a job it gives back must not be taken again
+   * by its own next look, or the job stays held by a process that is going away until its lease lapses.
+   */
+  async stopTaking(): Promise<void> {
+    this.closing = true;
+    if (this.poll) clearInterval(this.poll);
+    await this.passing;
+  }
+
   /** Look for jobs now (a run was just enqueued here, or a run ended and left room). */
   wake(): Promise<void> {
-    if (!this.taker || this.stopped) return Promise.resolve();
+    if (!this.taker || this.stopped || this.closing) return Promise.resolve();
     if (this.passing) {
       this.again = true;
       return this.passing;
@@ -181,7 +194,7 @@ export class RunQueue<Start = unknown> {
       do {
         this.again = false;
         const room = Math.min(BATCH, this.taker!.room());
-        if (room <= 0 || this.stopped) break;
+        if (room <= 0 || this.stopped || this.closing) break;
         const jobs: Job<RunJob<Start>>[] = await this.boss.fetch<RunJob<Start>>(this.name, { batchSize: room });
         const at = Date.now();
         for (const job of jobs) this.held.set(job.data.runId, { id: job.id, retryCount: job.retryCount, at });

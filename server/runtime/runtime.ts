@@ -216,6 +216,8 @@ export class Runtime {
     this.taking.close();
     this.trees.close();
     const queue = await this.taking.current?.catch(() => null);
+    // Nothing more is taken before the runs are given back, so none of them is taken again here (R-queue-lease).
+    await queue?.stopTaking();
     await this.holding.abandonAll();
     this.taking.endWaits();
     await this.log.flushed();
