@@ -5,9 +5,10 @@
 // events after it, then live ones. A message's text deltas are streamed but not stored (the whole message is),
 // with ids "<last stored id>.<n>" so resuming from one replays what was stored after that id. What a model or a tool
 // wrote is stored escaped where PostgreSQL cannot hold it (a NUL) and read back whole (R-args-nul, db/storable.ts).
-import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { runEvents } from "@/db/schema";
+import { Params, rawQuery } from "@/db/raw";
 import { fromStored, toStored } from "@/db/storable";
 import { Inbox } from "@/server/calls/inbox";
 import { journalWriter, resultsUpdate, startsInsert, type JournalOp, type StepResult, type StepStart } from "./journal-writer";
@@ -84,11 +85,18 @@ function batchLength(queue: Pending[]): number {
 
 const keyOf = (op: { runId: string; key: { step: number; index: number } }) => `${op.runId}/${op.key.step}/${op.key.index}`;
 
-const eventRow = (p: Pending) => ({ runId: p.runId, type: p.type!, data: toStored(p.data), at: p.at });
+/**
+ * The INSERT of a batch's events, as text (R-events-text-statement): what a model or a tool wrote stored escaped where
+ * PostgreSQL cannot hold it (R-args-nul).
+ */
+function eventsInsert(p: Params, events: Pending[]): string {
+  const rows = events.map((e) => `(${p.add(e.runId, "uuid")}, ${p.add(e.type, "text")}, ${p.json(toStored(e.data))}, ${p.add(e.at, "timestamptz")})`);
+  return `INSERT INTO run_events (run_id, type, data, at) VALUES ${rows.join(", ")} RETURNING id`;
+}
 
 /**
  * Serial ids are taken in VALUES order, whatever order RETURNING lists them in. A raw statement's bigserial comes
- * back as text from PostgreSQL (drizzle's typed RETURNING maps it, a raw one does not), hence Number.
+ * back as text from node-postgres, hence Number.
  */
 function withIds(batch: Pending[], rows: { id: number | string }[]): [Pending, number][] {
   const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
@@ -223,17 +231,16 @@ export class EventLog {
     let events = batch.filter((p) => p.type !== null);
     let carried = batch.filter((p) => p.type === null);
     if (starts.length + results.length > 0) {
-      // Data-modifying WITHs: drizzle's own $with wraps its query in parentheses, which PostgreSQL refuses for an
-      // INSERT. A batch never holds two writes of one step key (batchLength), so no part reads another's row.
+      // Data-modifying WITHs. A batch never holds two writes of one step key (batchLength), so no part reads another's row.
+      const p = new Params();
       const parts = [
-        ...(starts.length > 0 ? [sql`steps_started as (${startsInsert(this.db, starts).getSQL()})`] : []),
-        ...(results.length > 0 ? [sql`steps_ended as (${resultsUpdate(results)})`] : []),
+        ...(starts.length > 0 ? [`steps_started AS (${startsInsert(p, starts)})`] : []),
+        ...(results.length > 0 ? [`steps_ended AS (${resultsUpdate(p, results)})`] : []),
       ];
-      const main = events.length > 0 ? this.db.insert(runEvents).values(events.map(eventRow)).returning({ id: runEvents.id }).getSQL() : sql`select 1`;
+      const main = events.length > 0 ? eventsInsert(p, events) : "SELECT 1";
       try {
-        const result = await this.db.execute(sql`with ${sql.join(parts, sql`, `)} ${main}`);
-        // Both drivers answer a raw statement's rows as objects.
-        return { events: events.length > 0 ? withIds(events, (result as unknown as { rows: { id: number | string }[] }).rows) : [], carried };
+        const rows = await rawQuery<{ id: number | string }>(this.db, `WITH ${parts.join(", ")} ${main}`, p);
+        return { events: events.length > 0 ? withIds(events, rows) : [], carried };
       } catch {
         const writes = batch.filter((p) => p.journal);
         const own = await Promise.allSettled(writes.map((p) => journalWriter(this.db).push(p.journal!)));
@@ -249,7 +256,8 @@ export class EventLog {
       }
     }
     if (events.length === 0) return { events: [], carried };
-    return { events: withIds(events, await this.db.insert(runEvents).values(events.map(eventRow)).returning({ id: runEvents.id })), carried };
+    const p = new Params();
+    return { events: withIds(events, await rawQuery<{ id: number | string }>(this.db, eventsInsert(p, events), p)), carried };
   }
 
   /** GATHER_MS, or one turn of the loop (setImmediate: after its I/O) once an urgent event is queued. */

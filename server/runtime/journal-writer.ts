@@ -5,9 +5,8 @@
 // alone, a write waits for nothing but the loop's next turn. A run's own rows and results ride in its events'
 // statements instead (events.ts, R-journal-in-events); this writer takes the journal writes of a batch of events that
 // failed, one at a time, and a step written on its own (journalStart).
-import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { runSteps } from "@/db/schema";
+import { Params, rawQuery } from "@/db/raw";
 import type { StepKey } from "./shapes";
 
 /**
@@ -51,43 +50,40 @@ function groups(ops: Op[]): Op[][] {
   return out;
 }
 
-/** The INSERT of starting steps, not yet run: awaited alone here, or a part of the events' statement. */
-export function startsInsert(db: Db, starts: StepStart[]) {
-  return db
-    .insert(runSteps)
-    .values(
-      starts.map((o) => ({
-        runId: o.runId,
-        step: o.key.step,
-        callIndex: o.key.index,
-        callId: o.callId,
-        operation: o.operation,
-        startedAt: o.at,
-        result: o.result ?? null,
-        endedAt: o.endedAt ?? null,
-      })),
-    )
-    .onConflictDoUpdate({
-      target: [runSteps.runId, runSteps.step, runSteps.callIndex],
-      // A second dispatch of the same key counts one attempt more on the same row (R-journal-key), its result anew.
-      set: { attempts: sql`${runSteps.attempts} + 1`, result: sql`excluded.result`, endedAt: sql`excluded.ended_at`, startedAt: sql`excluded.started_at` },
-    });
+/** The INSERT of starting steps, not yet run: sent alone here, or a part of the events' statement (R-events-text-statement). */
+export function startsInsert(p: Params, starts: StepStart[]): string {
+  const rows = starts.map(
+    (o) =>
+      `(${p.add(o.runId, "uuid")}, ${p.add(o.key.step, "integer")}, ${p.add(o.key.index, "integer")}, ${p.add(o.callId, "text")}, ` +
+      `${p.add(o.operation, "text")}, ${p.add(o.at, "timestamptz")}, ${p.json(o.result)}, ${p.add(o.endedAt, "timestamptz")})`,
+  );
+  // A second dispatch of the same key counts one attempt more on the same row (R-journal-key), its result anew.
+  return (
+    `INSERT INTO run_steps (run_id, step, call_index, call_id, operation, started_at, result, ended_at) VALUES ${rows.join(", ")} ` +
+    "ON CONFLICT (run_id, step, call_index) DO UPDATE SET attempts = run_steps.attempts + 1, result = excluded.result, " +
+    "ended_at = excluded.ended_at, started_at = excluded.started_at"
+  );
 }
 
-/** The UPDATE of answered steps: awaited alone here, or a part of the events' statement (R-journal-in-events). */
-export function resultsUpdate(results: StepResult[]) {
-  const rows = results.map((o) => sql`(${o.runId}::uuid, ${o.key.step}::integer, ${o.key.index}::integer, ${JSON.stringify(o.result)}::jsonb, ${o.at.toISOString()}::timestamptz)`);
-  return sql`UPDATE ${runSteps} SET result = v.result, ended_at = v.ended_at
-    FROM (VALUES ${sql.join(rows, sql`, `)}) AS v(run_id, step, call_index, result, ended_at)
-    WHERE ${runSteps}.run_id = v.run_id AND ${runSteps}.step = v.step AND ${runSteps}.call_index = v.call_index`;
+/** The UPDATE of answered steps: sent alone here, or a part of the events' statement (R-journal-in-events). */
+export function resultsUpdate(p: Params, results: StepResult[]): string {
+  const rows = results.map(
+    (o) => `(${p.add(o.runId, "uuid")}, ${p.add(o.key.step, "integer")}, ${p.add(o.key.index, "integer")}, ${p.json(o.result)}, ${p.add(o.at, "timestamptz")})`,
+  );
+  return (
+    `UPDATE run_steps SET result = v.result, ended_at = v.ended_at FROM (VALUES ${rows.join(", ")}) AS v(run_id, step, call_index, result, ended_at) ` +
+    "WHERE run_steps.run_id = v.run_id AND run_steps.step = v.step AND run_steps.call_index = v.call_index"
+  );
 }
 
 async function writeStarts(db: Db, ops: Start[]): Promise<void> {
-  await startsInsert(db, ops);
+  const p = new Params();
+  await rawQuery(db, startsInsert(p, ops), p);
 }
 
 async function writeResults(db: Db, ops: Result[]): Promise<void> {
-  await db.execute(resultsUpdate(ops));
+  const p = new Params();
+  await rawQuery(db, resultsUpdate(p, ops), p);
 }
 
 const write = (db: Db, ops: Op[]) => (ops[0]!.kind === "start" ? writeStarts(db, ops as Start[]) : writeResults(db, ops as Result[]));

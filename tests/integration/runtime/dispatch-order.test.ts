@@ -4,8 +4,7 @@
 // the model again for a call that never ran, never one that finds half of the record and runs a manual call twice.
 import fs from "node:fs";
 import path from "node:path";
-import { and, eq, type SQL } from "drizzle-orm";
-import { PgDialect } from "drizzle-orm/pg-core";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/db/client";
 import { runEvents, runSteps } from "@/db/schema";
@@ -15,39 +14,25 @@ import { ANN, sleep, studio, type Studio } from "./setup";
 
 const MARKS = `"""Leaves a mark."""\n\nimport os\n\n\ndef leave(folder: str, tag: str) -> str:\n    """Leave one mark.\n\n    Args:\n        folder: Where.\n        tag: Which.\n    """\n    with open(os.path.join(folder, "marks.txt"), "a") as f:\n        f.write(tag + "\\n")\n    return "left"\n`;
 
-type Returning = PromiseLike<unknown>;
-type Insert = (t: unknown) => { values(v: unknown): { returning(r: unknown): Returning } };
-const dialect = new PgDialect();
+type Client = { query(text: string, params?: unknown[]): Promise<unknown> };
 
-/** The studio's database, with the writes into run_events (alone or with journal rows) waiting while `hold` is set. */
+/**
+ * The studio's database, with the writes into run_events (alone or with journal rows) waiting while `hold` is set.
+ * Those statements go to the driver as text (R-events-text-statement), so the driver's client is what is held.
+ */
 function heldEvents(db: Db, gate: Gate): Db {
+  const client = (db as unknown as { $client: Client }).$client;
+  const held: Client = {
+    query(text, params) {
+      const hold = gate.hold;
+      if (!hold || !text.includes("INSERT INTO run_events")) return client.query(text, params);
+      gate.held++;
+      return hold.then(() => client.query(text, params));
+    },
+  };
   return new Proxy(db, {
     get(target, prop, receiver) {
-      if (prop === "insert") {
-        return (table: unknown) => {
-          const real = (target.insert as Insert)(table);
-          const hold = gate.hold;
-          if (table !== runEvents || !hold) return real;
-          // The statement as built (its SQL can still be read), sent once the gate opens.
-          const returning = (built: Returning): Returning =>
-            Object.assign(Object.create(built) as Returning, {
-              then: (ok: (v: unknown) => unknown, ko: (e: unknown) => unknown) => {
-                gate.held++;
-                return hold.then(() => built).then(ok, ko);
-              },
-            });
-          return { values: (v: unknown) => ({ returning: (r: unknown) => returning(real.values(v).returning(r)) }) };
-        };
-      }
-      if (prop === "execute") {
-        // The statement that stores a call's tool_started with its journal row (R-journal-with-event).
-        return (query: SQL) => {
-          const hold = gate.hold;
-          if (!hold || !dialect.sqlToQuery(query).sql.includes('insert into "run_events"')) return target.execute(query);
-          gate.held++;
-          return hold.then(() => target.execute(query));
-        };
-      }
+      if (prop === "$client") return new Proxy(client, { get: (c, p) => (p === "query" ? held.query : (Reflect.get(c, p) as unknown)) });
       const value = Reflect.get(target, prop, receiver) as unknown;
       return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },

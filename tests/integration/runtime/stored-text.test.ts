@@ -125,7 +125,7 @@ describe("a write the database refuses", () => {
       const id = run.error!.match(/error id ([0-9a-f]{12})/)![1]!;
       await vi.waitFor(() => expect(spy.mock.calls.some((c) => String(c[0]).includes(id))).toBe(true));
       const line = String(spy.mock.calls.find((c) => String(c[0]).includes(id))![0]);
-      expect(line).toMatch(/Failed query: insert into "run_events"/);
+      expect(line).toMatch(/Failed query: (WITH .* )?INSERT INTO run_events/);
       expect(line).toContain("refused a poisoned row");
       expect(line).not.toContain("params");
     } finally {
