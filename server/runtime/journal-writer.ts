@@ -76,17 +76,11 @@ export function resultsUpdate(p: Params, results: StepResult[]): string {
   );
 }
 
-async function writeStarts(db: Db, ops: Start[]): Promise<void> {
+/** One group's statement: its ops are all starts or all results (groups). */
+async function write(db: Db, ops: Op[]): Promise<void> {
   const p = new Params();
-  await rawQuery(db, startsInsert(p, ops), p);
+  await rawQuery(db, ops[0]!.kind === "start" ? startsInsert(p, ops as Start[]) : resultsUpdate(p, ops as Result[]), p);
 }
-
-async function writeResults(db: Db, ops: Result[]): Promise<void> {
-  const p = new Params();
-  await rawQuery(db, resultsUpdate(p, ops), p);
-}
-
-const write = (db: Db, ops: Op[]) => (ops[0]!.kind === "start" ? writeStarts(db, ops as Start[]) : writeResults(db, ops as Result[]));
 
 class JournalWriter {
   private queue: Op[] = [];
