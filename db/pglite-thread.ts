@@ -2,9 +2,9 @@
 // (db/pglite-worker.mjs, R-ops-pglite-thread). It offers what drizzle's PGlite driver and pg-boss's PGlite adapter
 // call (query, exec, transaction, listen) with PGlite's own meaning: statements run in the order they are sent, and
 // one sent outside a transaction while it is open waits for its end.
-import path from "node:path";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { Results, QueryOptions, Transaction } from "@electric-sql/pglite";
+import { startDatabaseThread, takeEarlyThread } from "./pglite-early.mjs";
 
 type Answer = { id: number; ok?: unknown; error?: ErrorFields } | { listener: number; payload: string } | { ready: boolean; error?: ErrorFields };
 type ErrorFields = { name?: string; message: string } & Record<string, string | number | undefined>;
@@ -51,13 +51,11 @@ export class PGliteThread {
   readonly waitReady: Promise<void>;
 
   constructor(folder: string, options: { startParams: string[]; pgliteWasmModule?: WebAssembly.Module }) {
-    this.worker = new Worker(path.join(process.cwd(), "db", "pglite-worker.mjs"), {
-      workerData: { folder, ...options },
-      // Neither the studio's loader flags (tsx in tests and benchmarks: tens of MiB more) nor its heap sizes: the
-      // thread runs one plain module, and a small young generation keeps its idle memory near PGlite's own.
-      execArgv: [],
-      resourceLimits: { maxYoungGenerationSizeMb: 2 },
-    });
+    // The thread the server started before Next loaded, told its folder now that the lock is held (R-boot-db-first);
+    // or one of its own.
+    const early = takeEarlyThread();
+    if (early) early.postMessage({ folder, ...options });
+    this.worker = early ?? startDatabaseThread({ folder, ...options });
     // Only a statement in flight keeps the process alive, as PGlite in this thread did: a listener alone does not.
     this.worker.unref();
     this.waitReady = new Promise<void>((resolve, reject) => {

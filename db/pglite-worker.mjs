@@ -6,6 +6,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 // A static import: the built studio bundles this file, and its bundler refuses a module named at run time.
 import { PGlite } from "@electric-sql/pglite";
+import { compilePostgres } from "./pglite-early.mjs";
 
 /**
  * Open transactions by id: `tx` and its ends once PGlite has begun it, and `course`, its whole way to COMMIT or
@@ -46,7 +47,21 @@ function errorOf(err) {
   return out;
 }
 
-const db = new PGlite(workerData.folder, { startParams: workerData.startParams, pgliteWasmModule: workerData.pgliteWasmModule });
+/**
+ * The folder to open and PGlite's options: given at the thread's start, or, for a thread started before the studio knew
+ * its folder, by the studio's first message, while PostgreSQL's WebAssembly compiles here meanwhile (R-boot-db-first).
+ */
+async function opening() {
+  if (!workerData.early) return workerData;
+  const compiling = compilePostgres();
+  // Not awaited when the studio sends a compiled module of its own (a folder it has just created).
+  compiling.catch(() => undefined);
+  const given = await new Promise((resolve) => parentPort.once("message", resolve));
+  return { ...given, pgliteWasmModule: given.pgliteWasmModule ?? (await compiling) };
+}
+
+const given = await opening();
+const db = new PGlite(given.folder, { startParams: given.startParams, pgliteWasmModule: given.pgliteWasmModule });
 
 /** Runs a transaction whose statements the studio's thread sends one by one, until it asks to end it. */
 function begin(message, reply) {

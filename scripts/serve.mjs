@@ -41,6 +41,13 @@ try {
 } catch {
   delete process.env.__NEXT_PRIVATE_STANDALONE_CONFIG;
 }
+// The embedded database's thread starts now, before Next loads on this one: its own start takes the other core until
+// the studio, holding the data folder's lock, tells it which folder to open (R-boot-db-first). Not for a studio on
+// PostgreSQL.
+if (!process.env.DATABASE_URL) {
+  const { startEarlyThread } = await import("../db/pglite-early.mjs");
+  startEarlyThread();
+}
 const { default: next } = await import("next");
 const app = next({ dev: false, dir: root, hostname, port });
 const handle = app.getRequestHandler();
