@@ -11,7 +11,8 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { Pool, type PoolClient } from "pg";
 import * as schema from "./schema";
-import { acquireLock } from "./lock";
+import { acquireLock } from "./lock.mjs";
+import { START_PARAMS, takeEarlyThread } from "./pglite-early.mjs";
 import { PGliteThread } from "./pglite-thread";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -101,12 +102,8 @@ async function upToDate(query: (text: string) => Promise<{ rows: unknown[] }>, m
   }
 }
 
-/**
- * PostgreSQL's buffer pool inside PGlite is WebAssembly memory that is resident from the start (128 MB of RSS at
- * PostgreSQL's default, measured); the operating system caches the data folder's files beneath it anyway
- * (R-ops-pglite-buffers).
- */
-const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"];
+/** PGlite's own start parameters and the studio's settings (R-ops-pglite-buffers), as an early thread has them. */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, ...START_PARAMS];
 
 /**
  * Creates a new folder in a worker thread, to be opened here as an existing one, and returns the PostgreSQL module the
@@ -156,15 +153,24 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     };
   }
 
-  const release = acquireLock(options.dataDir);
   const folder = path.join(options.dataDir, "db");
+  // The thread the server started before Next loaded (R-boot-db-first), holding this folder's lock when it has opened
+  // the folder already.
+  const early = takeEarlyThread(folder);
+  let release: () => void;
+  try {
+    release = early?.release ?? acquireLock(options.dataDir);
+  } catch (err) {
+    await early?.worker.terminate();
+    throw err;
+  }
   // PGlite creates only the last folder of its path (R-ops-pglite-folder).
   fs.mkdirSync(folder, { recursive: true });
   let client: PGliteThread | undefined;
   try {
     const pgliteWasmModule = await createFolder(folder);
     // In a thread of its own, where its statements run beside the studio's work instead of stalling it (R-ops-pglite-thread).
-    client = new PGliteThread(folder, { startParams: PGLITE_START_PARAMS, pgliteWasmModule });
+    client = new PGliteThread(folder, { startParams: PGLITE_START_PARAMS, pgliteWasmModule, early: early?.worker });
     await client.waitReady;
     const db = drizzlePglite(client as unknown as PGlite, { schema });
     const opened = client;
@@ -184,7 +190,8 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       },
     };
   } catch (err) {
-    await client?.close().catch(() => undefined);
+    if (client) await client.close().catch(() => undefined);
+    else await early?.worker.terminate();
     release();
     throw explain(err, `the embedded database in ${folder}`);
   }

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { acquireLock, DataFolderLockedError } from "./lock";
+import { acquireLock, DataFolderLockedError } from "./lock.mjs";
 
 const made: string[] = [];
 function folder(): string {

@@ -7,8 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Worker } from "node:worker_threads";
-import { startEarlyThread, takeEarlyThread } from "./pglite-early.mjs";
+import { startDatabaseThread } from "./pglite-early.mjs";
 import { PGliteThread } from "./pglite-thread";
 
 let folder: string;
@@ -96,27 +95,18 @@ describe("the embedded database in a thread of its own (R-ops-pglite-thread)", (
   });
 });
 
-describe("the database's thread started before its folder is known (R-boot-db-first)", () => {
-  const threadOf = (thread: PGliteThread) => (thread as unknown as { worker: Worker }).worker;
-
-  it("is taken by the first database opened, which it then serves; a second one starts a thread of its own", async () => {
-    startEarlyThread();
-    const early = (globalThis as Record<symbol, { worker: Worker } | undefined>)[Symbol.for("quiver.pglite-early-thread")]!.worker;
-    const first = new PGliteThread(path.join(folder, "early"), { startParams: PGlite.defaultStartParams });
-    const second = new PGliteThread(path.join(folder, "second"), { startParams: PGlite.defaultStartParams });
+describe("a thread started before its folder is known (R-boot-db-first)", () => {
+  it("opens the folder it is then told, and serves it as a thread started with it does", async () => {
+    const early = startDatabaseThread({ early: true });
+    const thread = new PGliteThread(path.join(folder, "early"), { startParams: PGlite.defaultStartParams, early });
     try {
-      await Promise.all([first.waitReady, second.waitReady]);
-      expect(threadOf(first)).toBe(early);
-      expect(threadOf(second)).not.toBe(early);
-      await first.exec("create table opened_early (n int)");
-      await first.query("insert into opened_early values ($1)", [7]);
-      expect((await first.query<{ n: number }>("select n from opened_early")).rows).toEqual([{ n: 7 }]);
-      // Each folder is its own database.
-      await expect(second.query("select n from opened_early")).rejects.toMatchObject({ code: "42P01" });
+      await thread.waitReady;
+      await thread.exec("create table opened_early (n int)");
+      await thread.query("insert into opened_early values ($1)", [7]);
+      expect((await thread.query<{ n: number }>("select n from opened_early")).rows).toEqual([{ n: 7 }]);
     } finally {
-      await Promise.all([first.close(), second.close()]);
+      await thread.close();
     }
     expect(fs.existsSync(path.join(folder, "early", "PG_VERSION"))).toBe(true);
-    expect(takeEarlyThread()).toBeNull();
   });
 });

@@ -4,7 +4,7 @@
 // one sent outside a transaction while it is open waits for its end.
 import type { Worker } from "node:worker_threads";
 import type { Results, QueryOptions, Transaction } from "@electric-sql/pglite";
-import { startDatabaseThread, takeEarlyThread } from "./pglite-early.mjs";
+import { startDatabaseThread } from "./pglite-early.mjs";
 
 type Answer = { id: number; ok?: unknown; error?: ErrorFields } | { listener: number; payload: string } | { ready: boolean; error?: ErrorFields };
 type ErrorFields = { name?: string; message: string } & Record<string, string | number | undefined>;
@@ -50,12 +50,12 @@ export class PGliteThread {
   private ended: Error | null = null;
   readonly waitReady: Promise<void>;
 
-  constructor(folder: string, options: { startParams: string[]; pgliteWasmModule?: WebAssembly.Module }) {
-    // The thread the server started before Next loaded, told its folder now that the lock is held (R-boot-db-first);
-    // or one of its own.
-    const early = takeEarlyThread();
-    if (early) early.postMessage({ folder, ...options });
-    this.worker = early ?? startDatabaseThread({ folder, ...options });
+  /** `early`: the thread the server started before Next loaded, taken by the caller (R-boot-db-first). */
+  constructor(folder: string, options: { startParams: string[]; pgliteWasmModule?: WebAssembly.Module; early?: Worker }) {
+    const { early, ...given } = options;
+    // Told the folder now that the caller holds its lock, or that it was taken when it opened the folder already.
+    if (early) early.postMessage({ folder, ...given });
+    this.worker = early ?? startDatabaseThread({ folder, ...given });
     // Only a statement in flight keeps the process alive, as PGlite in this thread did: a listener alone does not.
     this.worker.unref();
     this.waitReady = new Promise<void>((resolve, reject) => {

@@ -6,7 +6,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 // A static import: the built studio bundles this file, and its bundler refuses a module named at run time.
 import { PGlite } from "@electric-sql/pglite";
-import { compilePostgres } from "./pglite-early.mjs";
+import { compilePostgres, START_PARAMS } from "./pglite-early.mjs";
 
 /**
  * Open transactions by id: `tx` and its ends once PGlite has begun it, and `course`, its whole way to COMMIT or
@@ -48,20 +48,33 @@ function errorOf(err) {
 }
 
 /**
- * The folder to open and PGlite's options: given at the thread's start, or, for a thread started before the studio knew
- * its folder, by the studio's first message, while PostgreSQL's WebAssembly compiles here meanwhile (R-boot-db-first).
+ * The database: opened on the folder and with the options given at the thread's start; or, for a thread started before
+ * Next loaded (R-boot-db-first), opened at once on the folder the server locked, or on the folder the studio's first
+ * message names while PostgreSQL's WebAssembly compiles here meanwhile. An early thread answers `ready` only once the
+ * studio has taken it (its first message), so no answer goes out before anyone listens.
  */
 async function opening() {
-  if (!workerData.early) return workerData;
+  if (!workerData.early) return new PGlite(workerData.folder, { startParams: workerData.startParams, pgliteWasmModule: workerData.pgliteWasmModule });
+  const taken = () => new Promise((resolve) => parentPort.once("message", resolve));
+  if (workerData.folder) {
+    const early = new PGlite(workerData.folder, { startParams: [...PGlite.defaultStartParams, ...START_PARAMS] });
+    const first = await taken();
+    if (first.op === "close-early") {
+      // Nobody took it: close PostgreSQL cleanly (R-ops-clean-close), and the thread ends.
+      await early.close();
+      parentPort.close();
+      return null;
+    }
+    return early;
+  }
   const compiling = compilePostgres();
   // Not awaited when the studio sends a compiled module of its own (a folder it has just created).
   compiling.catch(() => undefined);
-  const given = await new Promise((resolve) => parentPort.once("message", resolve));
-  return { ...given, pgliteWasmModule: given.pgliteWasmModule ?? (await compiling) };
+  const given = await taken();
+  return new PGlite(given.folder, { startParams: given.startParams, pgliteWasmModule: given.pgliteWasmModule ?? (await compiling) });
 }
 
-const given = await opening();
-const db = new PGlite(given.folder, { startParams: given.startParams, pgliteWasmModule: given.pgliteWasmModule });
+const db = await opening();
 
 /** Runs a transaction whose statements the studio's thread sends one by one, until it asks to end it. */
 function begin(message, reply) {
@@ -127,9 +140,11 @@ parentPort.on("message", (message) => {
   );
 });
 
-try {
-  await db.waitReady;
-  parentPort.postMessage({ ready: true });
-} catch (err) {
-  parentPort.postMessage({ ready: false, error: errorOf(err) });
+if (db) {
+  try {
+    await db.waitReady;
+    parentPort.postMessage({ ready: true });
+  } catch (err) {
+    parentPort.postMessage({ ready: false, error: errorOf(err) });
+  }
 }

@@ -41,12 +41,14 @@ try {
 } catch {
   delete process.env.__NEXT_PRIVATE_STANDALONE_CONFIG;
 }
-// The embedded database's thread starts now, before Next loads on this one: its own start takes the other core until
-// the studio, holding the data folder's lock, tells it which folder to open (R-boot-db-first). Not for a studio on
-// PostgreSQL.
-if (!process.env.DATABASE_URL) {
+// The embedded database's thread starts now, before Next loads on this one, and on an existing data folder it takes the
+// folder's lock and opens it at once: its start takes the other core while Next loads (R-boot-db-first). Not for a
+// studio on PostgreSQL. The folder is the studio's own (server/env.ts) only as long as nothing else names it: Next
+// reads .env files later, so with one of them here the thread waits to be told its folder.
+if (!process.env.DATABASE_URL && (process.env.QUIVER_ROLE ?? "all") === "all") {
   const { startEarlyThread } = await import("../db/pglite-early.mjs");
-  startEarlyThread();
+  const envFiles = fs.readdirSync(root).some((name) => name === ".env" || name.startsWith(".env."));
+  startEarlyThread(envFiles || process.env.QUIVER_DATA_DIR === "" ? undefined : path.resolve(process.cwd(), process.env.QUIVER_DATA_DIR ?? ".quiver"));
 }
 const { default: next } = await import("next");
 const app = next({ dev: false, dir: root, hostname, port });

@@ -3,7 +3,7 @@
 // page does not need (the run queue, the scheduler, the tree's dependency install) starts after it, and is imported
 // only then, so the start loads and compiles none of it (R-boot-after-page).
 import type { Database, Db } from "@/db/client";
-import { DataFolderLockedError } from "@/db/lock";
+import { DataFolderLockedError } from "@/db/lock.mjs";
 import { recordAudit } from "./audit/record";
 import { closeDatabase, startDatabase } from "./db";
 import { ConfigError, env } from "./env";

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/db/client";
-import { DataFolderLockedError } from "@/db/lock";
+import { DataFolderLockedError } from "@/db/lock.mjs";
 import { agents as agentsTable, audit, runs, user } from "@/db/schema";
 import { createAgent } from "@/server/agents/store";
 import { workspaceDir } from "@/server/system/filesystem/workspace";

@@ -1,33 +1,33 @@
 // The embedded database's folder lock. PGlite does not lock its folder, and a second process
-// opening a live folder corrupts it for good (R-ops-pglite-lock), so the studio holds this lock.
+// opening a live folder corrupts it for good (R-ops-pglite-lock), so the studio holds this lock. Plain JavaScript, as the
+// server takes it before it loads Next when it starts the database early (R-boot-db-first).
 import fs from "node:fs";
 import path from "node:path";
 
 export class DataFolderLockedError extends Error {
-  readonly code = "DATA_FOLDER_LOCKED";
-  constructor(
-    readonly folder: string,
-    readonly pid: number,
-  ) {
+  code = "DATA_FOLDER_LOCKED";
+  constructor(folder, pid) {
     super(
       `The data folder ${folder} is in use by another Quiver process (pid ${pid}). ` +
         `Stop that process, or start this one with another QUIVER_DATA_DIR.`,
     );
+    this.folder = folder;
+    this.pid = pid;
   }
 }
 
-function isAlive(pid: number): boolean {
+function isAlive(pid) {
   try {
     process.kill(pid, 0);
     return true;
   } catch (err) {
     // EPERM means the process exists but belongs to someone else: still alive.
-    return (err as NodeJS.ErrnoException).code === "EPERM";
+    return err.code === "EPERM";
   }
 }
 
 /** Takes the lock file in `folder`, clearing a stale one whose process is gone; returns its release. */
-export function acquireLock(folder: string): () => void {
+export function acquireLock(folder) {
   fs.mkdirSync(folder, { recursive: true });
   const file = path.join(folder, "quiver.lock");
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -41,7 +41,7 @@ export function acquireLock(folder: string): () => void {
         }
       };
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      if (err.code !== "EEXIST") throw err;
       const holder = Number.parseInt(fs.readFileSync(file, "utf8").trim(), 10);
       // Our own pid counts too: it means a connection this process opened and has not closed.
       if (Number.isInteger(holder) && (holder === process.pid || isAlive(holder))) {
