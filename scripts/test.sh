@@ -85,6 +85,18 @@ chaos() {
     echo "Skipped: DATABASE_URL is unset (the chaos test needs a PostgreSQL whose user may create a database)."
   fi
 }
+# The unit and integration tests. A test worker that a signal killed (Node's own crash with PGlite's WebAssembly, which
+# no test's code can cause: R-ops-test-native-crash) failed no assertion: when that is the run's only failure, the files
+# it was running run once more on their own, and fail the run if anything fails again.
+suite() {
+  local log="$logs/suite.log" crashed
+  if npx vitest run --project unit --project integration 2>&1 | tee "$log"; then return 0; fi
+  crashed=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -a -o "exited unexpectedly with signal SIG[A-Z]* during [a-z]* state while running test file [^ ]*" | sed 's/.* test file //' | sort -u || true)
+  if [ -z "$crashed" ] || sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -a -E -q "(Tests|Test Files) +[0-9]+ failed"; then return 1; fi
+  echo "A test worker was killed by a signal while it ran: $(echo "$crashed" | tr '\n' ' ')— those files run once more (R-ops-test-native-crash)."
+  # shellcheck disable=SC2086
+  npx vitest run --project unit --project integration $crashed
+}
 # Every check fails the run, but only once the steps begun beside it have ended and been printed.
 begin python "tool host (Python, warnings as errors)" toolhost
 begin checks "type check" typecheck
@@ -99,7 +111,7 @@ fi
 step "unit and integration tests"
 failed=0
 begin takeovers "takeovers between studio processes (vitest's takeovers project)" takeovers
-npx vitest run --project unit --project integration || failed=1
+suite || failed=1
 collect python || failed=1
 collect takeovers || failed=1
 [ "$failed" = 0 ] || exit 1
