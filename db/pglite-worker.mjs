@@ -58,6 +58,8 @@ async function opening() {
   const taken = () => new Promise((resolve) => parentPort.once("message", resolve));
   if (workerData.folder) {
     const early = new PGlite(workerData.folder, { startParams: [...PGlite.defaultStartParams, ...START_PARAMS] });
+    // A failed open is answered once taken, as any thread's is, not left to end the thread unheard while it waits.
+    early.waitReady.catch(() => undefined);
     const first = await taken();
     if (first.op === "close-early") {
       // Nobody took it: close PostgreSQL cleanly (R-ops-clean-close), and the thread ends.
